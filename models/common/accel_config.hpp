@@ -1,0 +1,57 @@
+#pragma once
+// Configuration sections shared by the accelerators that are not one unit's:
+// on-chip buffer sizes, number formats and tiling limits.
+#include "common/config.hpp"
+
+namespace eva {
+
+struct BufferConfig {
+  // ANT's split (BRIEF section 3; ANT simulator conf_ant.ini): 128 KiB weights,
+  // 256 KiB activations, 128 KiB outputs. The EVA artifact gives 528 KB in total
+  // without a split.
+  int weight_kib = 128;
+  int input_kib = 256;
+  int output_kib = 128;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("weight_kib", weight_kib, between(1, 1 << 20), "weight buffer, KiB");
+    v.field("input_kib", input_kib, between(1, 1 << 20), "activation buffer, KiB");
+    v.field("output_kib", output_kib, between(1, 1 << 20), "output buffer, KiB");
+  }
+};
+
+struct FormatConfig {
+  // A8W8 with 8-bit outputs and INT32 accumulators: the EVA artifact's SA and
+  // ANT baselines (configs/methods/baselines.yaml).
+  int act_bits = 8;
+  int weight_bits = 8;
+  int out_bits = 8;
+  int acc_bits = 32;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("act_bits", act_bits, between(1, 64), "bits per activation in memory");
+    v.field("weight_bits", weight_bits, between(1, 64), "bits per weight in memory");
+    v.field("out_bits", out_bits, between(1, 64), "bits per output written back");
+    v.field("acc_bits", acc_bits, between(1, 64), "bits per accumulator in the output buffer");
+  }
+};
+
+struct TilingConfig {
+  // Input rows per block: 1024, the EVA artifact's dense buffer tile
+  // (configs/methods/baselines.yaml tile m).
+  int m_tile = 1024;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("m_tile", m_tile, between(1, 1 << 24), "input rows per block");
+  }
+};
+
+// Bytes taken by `count` elements of `bits` each, packed.
+inline std::uint64_t packed_bytes(std::uint64_t count, int bits) {
+  return (count * static_cast<std::uint64_t>(bits) + 7) / 8;
+}
+
+}  // namespace eva

@@ -1,0 +1,36 @@
+#include "systolic/systolic_array.hpp"
+
+#include <algorithm>
+
+namespace eva {
+
+SystolicArray::SystolicArray(const sc_core::sc_module_name& name, const SystolicConfig& config, double clock_mhz)
+    : sc_module(name), m_config(config), m_timing(config), m_clock(clock_mhz) {
+  m_tiles = m_stats.add("tiles", "tiles", "weight tiles processed");
+  m_busy_cycles = m_stats.add("busy_cycles", "cycles", "cycles charged to weight tiles");
+  m_macs = m_stats.add("macs", "MAC", "multiply-accumulates issued (including padding of edge tiles)");
+}
+
+sc_core::sc_time SystolicArray::run_tile(std::uint64_t m) {
+  m_stats.inc(m_tiles);
+  m_stats.inc(m_macs, static_cast<double>(m * m_timing.rows * m_timing.cols));
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  if (m_timing.mode != WeightLoad::overlapped) {
+    const std::uint64_t cycles = m_timing.tile_cycles(m);
+    m_stats.inc(m_busy_cycles, static_cast<double>(cycles));
+    wait(m_clock.cycles(cycles));
+    return sc_core::sc_time_stamp();
+  }
+  // Shadow load starts when the weights are here and the shadow is free; the
+  // stream starts when the load is done and the previous stream has ended.
+  const sc_core::sc_time load_done = std::max(now, m_shadow_free) + m_clock.cycles(m_timing.load_cycles);
+  const sc_core::sc_time stream_start = std::max(load_done, m_stream_free);
+  const std::uint64_t stream = m_timing.tile_cycles(m);
+  m_stats.inc(m_busy_cycles, static_cast<double>(stream));
+  m_shadow_free = stream_start;
+  m_stream_free = stream_start + m_clock.cycles(stream);
+  wait(stream_start - now);
+  return m_stream_free + m_clock.cycles(m_timing.drain_cycles());
+}
+
+}  // namespace eva

@@ -1,0 +1,43 @@
+#pragma once
+// The weight-stationary systolic array as a timed resource. The accelerator's
+// control hands it one weight tile at a time, once the tile's weights are in
+// the on-chip buffer; the array advances simulated time by its cycle
+// convention (ws_timing.hpp) and tells when the tile's outputs are complete.
+#include <cstdint>
+
+#include <systemc>
+
+#include "common/clock.hpp"
+#include "common/stats.hpp"
+#include "systolic/systolic_config.hpp"
+#include "systolic/ws_timing.hpp"
+
+namespace eva {
+
+class SystolicArray : public sc_core::sc_module {
+ public:
+  SystolicArray(const sc_core::sc_module_name& name, const SystolicConfig& config, double clock_mhz);
+  SystolicArray(const SystolicArray&) = delete;
+  SystolicArray& operator=(const SystolicArray&) = delete;
+
+  // Runs a tile of `m` input rows whose weights are in the buffer now. Returns
+  // (in simulated time) when the tile's weight buffer slot may be reused;
+  // the result is the absolute time its outputs are complete.
+  sc_core::sc_time run_tile(std::uint64_t m);
+
+  const WsTiming& timing() const { return m_timing; }
+  const StatGroup& stats() const { return m_stats; }
+
+ private:
+  const SystolicConfig m_config;
+  const WsTiming m_timing;
+  const ClockDomain m_clock;
+  // overlapped: when the shadow registers free up (the current tile's stream
+  // start) and when the array may start streaming the next tile.
+  sc_core::sc_time m_shadow_free = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time m_stream_free = sc_core::SC_ZERO_TIME;
+  StatGroup m_stats{"systolic"};
+  std::size_t m_tiles, m_busy_cycles, m_macs;
+};
+
+}  // namespace eva

@@ -1,0 +1,97 @@
+#include "platform.hpp"
+
+#include <fmt/format.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "common/error.hpp"
+
+namespace eva {
+
+namespace {
+
+SaConfig sa_config(const ArchConfig& c) {
+  SaConfig s;
+  s.clock_mhz = c.clock_mhz;
+  s.systolic = c.systolic;
+  s.dma = c.dma;
+  s.buffers = c.buffers;
+  s.formats = c.formats;
+  s.tiling = c.tiling;
+  return s;
+}
+
+nlohmann::json stats_json(const std::vector<const StatGroup*>& groups) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const StatGroup* g : groups)
+    for (const Stat& s : g->stats())
+      j[g->name()][s.name] = {{"value", s.value}, {"unit", s.unit}, {"description", s.description}};
+  return j;
+}
+
+}  // namespace
+
+void require_simulated(const ArchConfig& c) {
+  if (c.kind == ArchKind::sa) return;
+  throw InputError(fmt::format("--arch {}: the '{}' accelerator model is not built yet (simulated now: sa)", c.name,
+                               enum_name(c.kind)));
+}
+
+Platform::Platform(const sc_core::sc_module_name& name, const ArchConfig& config)
+    : sc_module(name), m_config(config), m_clock(config.clock_mhz) {
+  require_simulated(config);
+  // One global quantum for every loosely-timed initiator, set here, from config.
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_core::sc_time(config.sim.quantum_ns, sc_core::SC_NS));
+  m_dram = std::make_unique<IdealDram>("dram", config.dram);
+  m_sa = std::make_unique<SaAccelerator>("sa", sa_config(config));
+  m_sa->dma.initiator_socket.bind(m_dram->target_socket);
+  SC_HAS_PROCESS(Platform);
+  SC_THREAD(driver);
+}
+
+void Platform::add(const GemmDescriptor& op) {
+  m_sa->check(op);
+  m_ops.push_back(op);
+}
+
+void Platform::driver() {
+  for (const GemmDescriptor& op : m_ops) {
+    const sc_core::sc_time start = sc_core::sc_time_stamp();
+    const std::uint64_t read0 = m_dram->bytes_read(), written0 = m_dram->bytes_written();
+    OpReport r;
+    r.name = op.name;
+    r.m = op.m;
+    r.n = op.n;
+    r.k = op.k;
+    r.compute_cycles = m_sa->execute(op);
+    r.cycles = m_clock.to_cycles(sc_core::sc_time_stamp() - start);
+    r.dram_bytes_read = m_dram->bytes_read() - read0;
+    r.dram_bytes_written = m_dram->bytes_written() - written0;
+    m_results.push_back(r);
+  }
+  m_end = sc_core::sc_time_stamp();
+}
+
+Report Platform::report() const {
+  Report r;
+  r.arch = m_config.name;
+  r.ops = m_results;
+  r.cycles = m_clock.to_cycles(m_end);
+  r.seconds = m_end.to_seconds();
+  r.dram_bytes_read = m_dram->bytes_read();
+  r.dram_bytes_written = m_dram->bytes_written();
+  const double bytes = static_cast<double>(r.dram_bytes_read + r.dram_bytes_written);
+  r.dram_bw_utilization = r.seconds > 0 ? bytes / (m_dram->peak_bytes_per_second() * r.seconds) : 0.0;
+  r.energy_breakdown_j["dram"] = bytes * 8.0 * m_config.dram.energy_pj_per_bit * 1e-12;
+  r.sram_bank_conflict_cycles = 0;  // the SA reads its buffers sequentially: no bank conflicts
+  r.config = {{"clock_mhz", m_config.clock_mhz},
+              {"systolic", {{"rows", m_config.systolic.rows},
+                            {"cols", m_config.systolic.cols},
+                            {"weight_load", std::string(enum_name(m_config.systolic.weight_load))}}},
+              {"dram", {{"preset", m_config.dram.preset},
+                        {"bandwidth_gbps", m_config.dram.bandwidth_gbps},
+                        {"latency_ns", m_config.dram.latency_ns}}}};
+  r.stats = stats_json({&m_dram->stats(), &m_sa->dma.stats(), &m_sa->array.stats()});
+  return r;
+}
+
+}  // namespace eva

@@ -1,0 +1,54 @@
+#pragma once
+// A virtual platform: one accelerator and its DRAM, connected through TLM
+// sockets, plus a driver that feeds the accelerator's control a list of
+// operation descriptors and records, per op, the time and DRAM traffic it
+// took. Several platforms may live side by side in one simulation.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "arch_config.hpp"
+#include "baselines/sa/sa_accelerator.hpp"
+#include "common/clock.hpp"
+#include "common/op_descriptor.hpp"
+#include "dram/ideal_dram.hpp"
+#include "report.hpp"
+
+namespace eva {
+
+// Throws InputError when the architecture's accelerator model is not built.
+void require_simulated(const ArchConfig& config);
+
+class Platform : public sc_core::sc_module {
+ public:
+  Platform(const sc_core::sc_module_name& name, const ArchConfig& config);
+  Platform(const Platform&) = delete;
+  Platform& operator=(const Platform&) = delete;
+
+  // Bytes an op's operands take in this platform's formats.
+  std::uint64_t weight_bytes(std::uint64_t k, std::uint64_t n) const { return m_sa->weight_bytes(k, n); }
+  std::uint64_t act_bytes(std::uint64_t m, std::uint64_t k) const { return m_sa->act_bytes(m, k); }
+  std::uint64_t out_bytes(std::uint64_t m, std::uint64_t n) const { return m_sa->out_bytes(m, n); }
+
+  // Queues an op (before sc_start). Throws InputError if it cannot run here.
+  void add(const GemmDescriptor& op);
+  // After the simulation: the report of everything this platform ran.
+  Report report() const;
+
+  IdealDram& dram() { return *m_dram; }
+
+ private:
+  void driver();
+
+  const ArchConfig m_config;
+  const ClockDomain m_clock;
+  std::unique_ptr<IdealDram> m_dram;
+  std::unique_ptr<SaAccelerator> m_sa;
+  std::vector<GemmDescriptor> m_ops;
+  std::vector<OpReport> m_results;
+  sc_core::sc_time m_end = sc_core::SC_ZERO_TIME;
+};
+
+}  // namespace eva

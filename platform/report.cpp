@@ -1,0 +1,86 @@
+#include "report.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "common/error.hpp"
+
+namespace eva {
+
+nlohmann::json to_json(const Report& r) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (const auto& o : r.ops)
+    ops.push_back({{"name", o.name},
+                   {"m", o.m},
+                   {"n", o.n},
+                   {"k", o.k},
+                   {"cycles", o.cycles},
+                   {"compute_cycles", o.compute_cycles},
+                   {"dram_bytes_read", o.dram_bytes_read},
+                   {"dram_bytes_written", o.dram_bytes_written}});
+  nlohmann::json j = {{"arch", r.arch},
+                      {"model", r.model},
+                      {"phase", r.phase},
+                      {"cycles", r.cycles},
+                      {"seconds", r.seconds},
+                      {"energy_j", r.energy_j ? nlohmann::json(*r.energy_j) : nlohmann::json(nullptr)},
+                      {"energy_breakdown_j", r.energy_breakdown_j},
+                      {"dram_bytes_read", r.dram_bytes_read},
+                      {"dram_bytes_written", r.dram_bytes_written},
+                      {"dram_bw_utilization", r.dram_bw_utilization},
+                      {"sram_bank_conflict_cycles", r.sram_bank_conflict_cycles},
+                      {"ops", ops},
+                      {"sim_wall_s", r.sim_wall_s},
+                      {"config", r.config},
+                      {"stats", r.stats}};
+  return j;
+}
+
+namespace {
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string to_csv(const std::vector<Report>& reports) {
+  std::ostringstream out;
+  out << "arch,model,phase,cycles,seconds,energy_j,dram_bytes_read,dram_bytes_written,dram_bw_utilization,"
+         "sram_bank_conflict_cycles,ops,sim_wall_s\n";
+  for (const auto& r : reports)
+    out << fmt::format("{},{},{},{},{:.9g},{},{},{},{:.6f},{},{},{:.3f}\n", csv_field(r.arch), csv_field(r.model),
+                       csv_field(r.phase), r.cycles, r.seconds, r.energy_j ? fmt::format("{:.9g}", *r.energy_j) : "",
+                       r.dram_bytes_read, r.dram_bytes_written, r.dram_bw_utilization, r.sram_bank_conflict_cycles,
+                       r.ops.size(), r.sim_wall_s);
+  return out.str();
+}
+
+void write_file_atomic(const std::string& path, const std::string& text) {
+  const std::string tmp = fmt::format("{}.tmp.{}", path, static_cast<long>(::getpid()));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(fmt::format("{}: cannot write file", path));
+    out << text;
+    out.flush();
+    if (!out) {
+      out.close();
+      std::remove(tmp.c_str());
+      throw InputError(fmt::format("{}: cannot write file", path));
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw InputError(fmt::format("{}: cannot write file", path));
+  }
+}
+
+}  // namespace eva

@@ -1,0 +1,20 @@
+#pragma once
+// Runs simulations: builds the virtual platform for an architecture, places
+// the operands in DRAM, runs the kernel and returns the report. SystemC
+// elaborates once per process, so each function here is called at most once
+// per process.
+#include <cstdint>
+
+#include "arch_config.hpp"
+#include "report.hpp"
+
+namespace eva {
+
+struct GemmShape {
+  std::uint64_t m = 1, n = 1, k = 1;
+};
+
+// Throws InputError before simulating if the arch or the shape cannot run.
+Report simulate_gemm(const ArchConfig& config, const GemmShape& shape);
+
+}  // namespace eva
