@@ -31,20 +31,22 @@ class AddressAllocator {
 
 }  // namespace
 
-Report simulate_gemm(const ArchConfig& config, const GemmShape& shape) {
+Report simulate_gemms(const ArchConfig& config, const std::vector<GemmShape>& shapes) {
   const auto wall0 = std::chrono::steady_clock::now();
   require_simulated(config);
   Platform platform("vp", config);
   AddressAllocator alloc(config.dram.capacity_bytes());
-  GemmDescriptor op;
-  op.name = "gemm";
-  op.m = shape.m;
-  op.n = shape.n;
-  op.k = shape.k;
-  op.act_addr = alloc.take(platform.act_bytes(shape.m, shape.k), "gemm");
-  op.weight_addr = alloc.take(platform.weight_bytes(shape.k, shape.n), "gemm");
-  op.out_addr = alloc.take(platform.out_bytes(shape.m, shape.n), "gemm");
-  platform.add(op);
+  for (const GemmShape& shape : shapes) {
+    GemmDescriptor op;
+    op.name = "gemm";
+    op.m = shape.m;
+    op.n = shape.n;
+    op.k = shape.k;
+    op.act_addr = alloc.take(platform.act_bytes(shape.m, shape.k), "gemm");
+    op.weight_addr = alloc.take(platform.weight_bytes(shape.k, shape.n), "gemm");
+    op.out_addr = alloc.take(platform.out_bytes(shape.m, shape.n), "gemm");
+    platform.add(op);
+  }
   sc_core::sc_start();
   Report r = platform.report();
   r.model = "-";

@@ -4,6 +4,7 @@
 // elaborates once per process, so each function here is called at most once
 // per process.
 #include <cstdint>
+#include <vector>
 
 #include "arch_config.hpp"
 #include "report.hpp"
@@ -14,7 +15,11 @@ struct GemmShape {
   std::uint64_t m = 1, n = 1, k = 1;
 };
 
-// Throws InputError before simulating if the arch or the shape cannot run.
-Report simulate_gemm(const ArchConfig& config, const GemmShape& shape);
+// Throws InputError before simulating if the arch or a shape cannot run.
+// Several shapes run one after the other; the report has one op per shape.
+Report simulate_gemms(const ArchConfig& config, const std::vector<GemmShape>& shapes);
+inline Report simulate_gemm(const ArchConfig& config, const GemmShape& shape) {
+  return simulate_gemms(config, {shape});
+}
 
 }  // namespace eva

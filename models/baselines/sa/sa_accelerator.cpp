@@ -24,7 +24,7 @@ struct GemmPlan {
   Slots weight_slots;  // weight (and input-slice) buffer slots
   Slots input_block;   // the input buffer, when it holds whole blocks
   Slots output_slots;  // the output buffer (accumulators)
-  EventQueue<std::uint64_t> ready;                              // fetched tiles
+  EventQueue<std::pair<std::uint64_t, sc_core::sc_time>> ready;  // tiles being fetched, and when they arrive
   EventQueue<std::pair<std::uint64_t, sc_core::sc_time>> done;  // finished output tiles
 };
 
@@ -54,9 +54,13 @@ Sizing size_buffers(const SaConfig& c, const GemmDescriptor& op) {
   const std::uint64_t in_buf = static_cast<std::uint64_t>(c.buffers.input_kib) * 1024;
   const std::uint64_t w_buf = static_cast<std::uint64_t>(c.buffers.weight_kib) * 1024;
   Sizing s{};
-  // A block's accumulators (rows x C) must fit the output buffer.
+  // A block's accumulators (rows x C) must fit the output buffer. The
+  // overlapped array double-buffers its accumulators as well as its weights
+  // (the next output tile fills while the last one drains), so its blocks are
+  // sized for two; paper and scalesim keep tiling.m_tile as the artifact does.
   const std::uint64_t acc_row = packed_bytes(cols, c.formats.acc_bits);
-  s.m_tile = std::min<std::uint64_t>(static_cast<std::uint64_t>(c.tiling.m_tile), out_buf / acc_row);
+  const std::uint64_t acc_copies = c.systolic.weight_load == WeightLoad::overlapped ? 2 : 1;
+  s.m_tile = std::min<std::uint64_t>(static_cast<std::uint64_t>(c.tiling.m_tile), out_buf / (acc_copies * acc_row));
   if (s.m_tile == 0)
     throw InputError(fmt::format("buffers.output_kib: {} KiB cannot hold one row of {} accumulators",
                                  c.buffers.output_kib, cols));
@@ -98,27 +102,31 @@ std::uint64_t SaAccelerator::execute(const GemmDescriptor& op) {
 void SaAccelerator::fetch(GemmPlan& plan) {
   const FormatConfig& f = m_config.formats;
   const GemmDescriptor& op = plan.op;
+  sc_core::sc_time input_at = sc_core::SC_ZERO_TIME;  // when the block's input rows are in
   for (std::uint64_t i = 0; i < plan.tiler.size(); ++i) {
     const WsTile t = plan.tiler.at(i);
     plan.weight_slots.acquire();
     if (plan.whole_block_input) {
       if (t.first_in_block) {
         plan.input_block.acquire();
-        dma.read(op.act_addr + packed_bytes(t.m0 * op.k, f.act_bits), packed_bytes(t.m * op.k, f.act_bits), nullptr);
+        const std::uint64_t row = packed_bytes(op.k, f.act_bits);
+        input_at = dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k, f.act_bits), row, t.m, row, nullptr);
       }
     } else {
-      dma.read_2d(op.act_addr + packed_bytes(t.m0 * op.k + t.k0, f.act_bits), packed_bytes(t.k, f.act_bits), t.m,
-                  packed_bytes(op.k, f.act_bits), nullptr);
+      input_at = dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k + t.k0, f.act_bits),
+                                packed_bytes(t.k, f.act_bits), t.m, packed_bytes(op.k, f.act_bits), nullptr);
     }
-    dma.read(op.weight_addr + packed_bytes(t.weight_offset, f.weight_bits), packed_bytes(t.k * t.n, f.weight_bits),
-             nullptr);
-    plan.ready.push(i);
+    const std::uint64_t w = packed_bytes(t.k * t.n, f.weight_bits);
+    const sc_core::sc_time weights_at =
+        dma.start_read(op.weight_addr + packed_bytes(t.weight_offset, f.weight_bits), w, 1, w, nullptr);
+    plan.ready.push({i, std::max(input_at, weights_at)});
   }
 }
 
 void SaAccelerator::compute(GemmPlan& plan) {
   for (std::uint64_t done = 0; done < plan.tiler.size(); ++done) {
-    const std::uint64_t i = plan.ready.pop();
+    const auto [i, arrives] = plan.ready.pop();
+    if (arrives > sc_core::sc_time_stamp()) wait(arrives - sc_core::sc_time_stamp());
     const WsTile t = plan.tiler.at(i);
     if (t.first_k) plan.output_slots.acquire();
     const sc_core::sc_time outputs_at = array.run_tile(t.m);

@@ -1,0 +1,34 @@
+#pragma once
+// Runs the eva-sim binary in a scratch directory and captures what it did.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace eva::test {
+
+struct Run {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+// A fresh directory per test, removed at the end.
+class Scratch {
+ public:
+  Scratch();
+  ~Scratch();
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  std::string path(const std::string& name) const { return m_dir + "/" + name; }
+  bool exists(const std::string& name) const;
+  std::vector<std::string> files() const;
+  void write(const std::string& name, const std::string& text) const;
+  nlohmann::json json(const std::string& name) const;
+
+ private:
+  std::string m_dir;
+};
+
+Run eva_sim(const Scratch& dir, const std::vector<std::string>& args);
+
+}  // namespace eva::test

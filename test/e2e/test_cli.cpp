@@ -1,0 +1,151 @@
+// The command-line contract: names, exit codes and messages on bad input.
+// Every bad-input case exits 2 with one line on stderr and writes no file.
+#include <catch2/catch.hpp>
+
+#include "run_eva_sim.hpp"
+
+using namespace eva::test;
+
+namespace {
+
+// Runs a bad command with --json out.json; checks the exit code, that stderr
+// is one line containing `expected`, and that no file was written.
+void rejects(std::vector<std::string> args, const std::string& expected, const Scratch& dir = Scratch()) {
+  args.push_back("--json");
+  args.push_back("out.json");
+  const Run r = eva_sim(dir, args);
+  INFO("stderr: " << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find(expected) != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(dir.files().empty());
+}
+
+const std::vector<std::string> gemm = {"gemm", "--arch", "sa", "--m", "1", "--n", "64", "--k", "64"};
+
+std::vector<std::string> gemm_with(std::vector<std::string> extra) {
+  auto a = gemm;
+  a.insert(a.end(), extra.begin(), extra.end());
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("list archs prints every architecture of the contract") {
+  Scratch dir;
+  const Run r = eva_sim(dir, {"list", "archs"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.empty());
+  for (const char* a : {"eva", "eva-w3", "eva-w4", "eva-gptvq", "sa", "ant", "figna", "figlut", "vq-conflict"})
+    CHECK(("\n" + r.out).find("\n" + std::string(a) + " ") != std::string::npos);
+}
+
+TEST_CASE("list models, dram and datasets") {
+  Scratch dir;
+  const Run m = eva_sim(dir, {"list", "models"});
+  CHECK(m.exit_code == 0);
+  for (const char* n : {"llama2-7b", "llama3-70b", "mixtral-8x7b", "qwen3-30b-a3b"})
+    CHECK(m.out.find(n) != std::string::npos);
+  CHECK(eva_sim(dir, {"list", "dram"}).out.find("ideal") != std::string::npos);
+  CHECK(eva_sim(dir, {"list", "datasets"}).out.find("dolly") != std::string::npos);
+  CHECK(eva_sim(dir, {"list", "nothing"}).exit_code == 2);
+}
+
+TEST_CASE("help exits 0") {
+  Scratch dir;
+  CHECK(eva_sim(dir, {"--help"}).exit_code == 0);
+  CHECK(eva_sim(dir, {"gemm", "--help"}).exit_code == 0);
+}
+
+TEST_CASE("Bad input: unknown command") { rejects({"no-such-command"}, "unknown command 'no-such-command'"); }
+TEST_CASE("Bad input: no command") {
+  Scratch dir;
+  const Run r = eva_sim(dir, {});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("missing command") != std::string::npos);
+}
+TEST_CASE("Bad input: unknown option") { rejects(gemm_with({"--fast"}), "unrecognised option '--fast'"); }
+TEST_CASE("Bad input: missing required option") {
+  rejects({"gemm", "--arch", "sa", "--m", "1", "--n", "8"}, "--k is required");
+}
+TEST_CASE("Bad input: zero size") {
+  rejects({"gemm", "--arch", "sa", "--m", "0", "--n", "8", "--k", "8"}, "--m: expected an integer from 1");
+}
+TEST_CASE("Bad input: negative size") {
+  rejects({"gemm", "--arch", "sa", "--m", "1", "--n", "-8", "--k", "8"}, "--n");
+}
+TEST_CASE("Bad input: non-numeric size") {
+  rejects({"gemm", "--arch", "sa", "--m", "1", "--n", "8", "--k", "lots"}, "--k: expected an integer");
+}
+TEST_CASE("Bad input: unknown architecture name") {
+  rejects({"gemm", "--arch", "no-such", "--m", "1", "--n", "8", "--k", "8"}, "--arch: unknown name 'no-such'");
+}
+TEST_CASE("Bad input: unknown DRAM preset") { rejects(gemm_with({"--dram", "ddr9"}), "--dram: unknown name 'ddr9'"); }
+TEST_CASE("Bad input: unknown --set key") {
+  rejects(gemm_with({"--set", "no.such.key=1"}), "--set no.such.key=1: no.such.key: unknown key");
+}
+TEST_CASE("Bad input: --set value of the wrong type") {
+  rejects(gemm_with({"--set", "systolic.rows=many"}), "systolic.rows: expected an integer");
+}
+TEST_CASE("Bad input: --set value out of range") {
+  rejects(gemm_with({"--set", "dram.bandwidth_gbps=-5"}), "dram.bandwidth_gbps: expected a number > 0");
+}
+TEST_CASE("Bad input: --set zero size") {
+  rejects(gemm_with({"--set", "systolic.cols=0"}), "systolic.cols: expected an integer >= 1");
+}
+TEST_CASE("Bad input: --set without a value") { rejects(gemm_with({"--set", "clock_mhz"}), "expected dotted.key=value"); }
+TEST_CASE("Bad input: unknown weight_load convention") {
+  rejects(gemm_with({"--set", "systolic.weight_load=magic"}), "one of scalesim|paper|overlapped");
+}
+TEST_CASE("Bad input: missing architecture file") {
+  rejects({"gemm", "--arch", "missing.yaml", "--m", "1", "--n", "8", "--k", "8"}, "missing.yaml: cannot open file");
+}
+TEST_CASE("Bad input: malformed architecture YAML") {
+  Scratch dir;
+  dir.write("bad.yaml", "base: sa\nsystolic: [rows: 3\n");
+  const Run r = eva_sim(dir, {"gemm", "--arch", "bad.yaml", "--m", "1", "--n", "8", "--k", "8", "--json", "o.json"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("bad.yaml:") != std::string::npos);
+  CHECK(r.err.find("malformed YAML") != std::string::npos);
+  CHECK(!dir.exists("o.json"));
+}
+TEST_CASE("Bad input: unknown key in an architecture file, with its line") {
+  Scratch dir;
+  dir.write("arch.yaml", "base: sa\nname: mine\nsystolic:\n  colz: 8\n");
+  const Run r = eva_sim(dir, {"gemm", "--arch", "arch.yaml", "--m", "1", "--n", "8", "--k", "8", "--json", "o.json"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("arch.yaml:4: systolic.colz: unknown key") != std::string::npos);
+  CHECK(!dir.exists("o.json"));
+}
+TEST_CASE("Bad input: wrong type in an architecture file, with its line") {
+  Scratch dir;
+  dir.write("arch.yaml", "base: sa\nclock_mhz: fast\n");
+  const Run r = eva_sim(dir, {"gemm", "--arch", "arch.yaml", "--m", "1", "--n", "8", "--k", "8", "--json", "o.json"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("arch.yaml:2: clock_mhz: expected a number > 0") != std::string::npos);
+  CHECK(!dir.exists("o.json"));
+}
+TEST_CASE("Bad input: unknown model name") {
+  rejects({"run", "--arch", "sa", "--model", "gpt-9"}, "--model: unknown name 'gpt-9'");
+}
+TEST_CASE("Bad input: unknown phase") {
+  rejects({"run", "--arch", "sa", "--model", "llama2-7b", "--phase", "train"}, "--phase: expected decode, prefill or e2e");
+}
+TEST_CASE("Bad input: output directory that does not exist") {
+  Scratch dir;
+  const Run r = eva_sim(dir, gemm_with({"--json", "no/such/dir/r.json"}));
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("does not exist or is not writable") != std::string::npos);
+}
+TEST_CASE("Bad input: operands larger than the DRAM") {
+  rejects({"gemm", "--arch", "sa", "--m", "1", "--n", "16000000", "--k", "16000000"}, "more than dram.capacity_gib");
+}
+TEST_CASE("Architectures whose model comes later say so and exit 2") {
+  rejects({"gemm", "--arch", "eva", "--m", "1", "--n", "64", "--k", "64"}, "not built yet");
+  rejects({"gemm", "--arch", "figlut", "--m", "1", "--n", "64", "--k", "64"}, "not built yet");
+}
+TEST_CASE("Commands whose model comes later say so and exit 2") {
+  rejects({"run", "--arch", "sa", "--model", "llama2-7b"}, "not built yet");
+  rejects({"dram-bench", "--dram", "ideal", "--pattern", "seq"}, "not built yet");
+  rejects({"validate"}, "not built yet");
+}

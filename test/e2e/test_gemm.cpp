@@ -1,0 +1,85 @@
+// eva-sim gemm end to end: the JSON report, its keys and values, against the
+// documented formula and against a checked-in expected report.
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+#include "run_eva_sim.hpp"
+
+using namespace eva::test;
+
+namespace {
+
+nlohmann::json gemm(const Scratch& dir, std::vector<std::string> extra, const std::string& m = "1",
+                    const std::string& n = "4096", const std::string& k = "4096") {
+  std::vector<std::string> args = {"gemm", "--arch", "sa", "--m", m, "--n", n, "--k", k, "--json", "r.json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const Run r = eva_sim(dir, args);
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.empty());
+  return dir.json("r.json");
+}
+
+}  // namespace
+
+TEST_CASE("gemm --arch sa writes a report with the contract's keys") {
+  Scratch dir;
+  const auto j = gemm(dir, {});
+  for (const char* key : {"arch", "model", "phase", "cycles", "seconds", "energy_j", "dram_bytes_read",
+                          "dram_bytes_written", "dram_bw_utilization", "sram_bank_conflict_cycles", "ops", "sim_wall_s"})
+    CHECK(j.contains(key));
+  CHECK(j["arch"] == "sa");
+  REQUIRE(j["ops"].size() == 1);
+  for (const char* key : {"name", "m", "n", "k", "cycles", "dram_bytes_read"}) CHECK(j["ops"][0].contains(key));
+  CHECK(j["ops"][0]["n"] == 4096);
+  CHECK(j["dram_bytes_read"] == 4096 * 4096 + 4096);
+  CHECK(j["dram_bytes_written"] == 4096);
+  CHECK(j["seconds"].get<double>() == Approx(j["cycles"].get<double>() / 500e6));
+}
+
+TEST_CASE("gemm cycles equal the formula of each weight_load mode with fast memory") {
+  Scratch dir;
+  const std::vector<std::string> fast = {"--set", "dram.bandwidth_gbps=1e6"};
+  for (const auto& [mode, expected] : std::vector<std::pair<std::string, long>>{
+           {"paper", 4L * 3 * (5 + 64)}, {"scalesim", 4L * 3 * (64 + 32 + 5 - 2)}, {"overlapped", 8L + 11 * 8 + 5 + 62}}) {
+    auto args = fast;
+    args.insert(args.end(), {"--set", "systolic.weight_load=" + mode});
+    const auto j = gemm(dir, args, "5", "70", "100");  // N and K not multiples of 32
+    INFO(mode);
+    CHECK(j["cycles"] == expected);
+  }
+}
+
+TEST_CASE("gemm --csv writes one row with the report's columns") {
+  Scratch dir;
+  const Run r = eva_sim(dir, {"gemm", "--arch", "sa", "--m", "2", "--n", "64", "--k", "64", "--csv", "r.csv"});
+  REQUIRE(r.exit_code == 0);
+  std::ifstream in(dir.path("r.csv"));
+  std::string header, row, extra;
+  std::getline(in, header);
+  std::getline(in, row);
+  CHECK(header.rfind("arch,model,phase,cycles,", 0) == 0);
+  CHECK(row.rfind("sa,", 0) == 0);
+  CHECK(!std::getline(in, extra));
+}
+
+TEST_CASE("Regression: gemm reports match the checked-in expected figures") {
+  // Deterministic figures only (not sim_wall_s). Regenerate with
+  // scripts/update-expected.sh when a model change is intended.
+  std::ifstream in(std::string(EVA_EXPECTED_DIR) + "/gemm_sa.json");
+  REQUIRE(in);
+  const auto expected = nlohmann::json::parse(in);
+  for (const auto& c : expected["cases"]) {
+    Scratch dir;
+    std::vector<std::string> args = c["args"].get<std::vector<std::string>>();
+    args.insert(args.end(), {"--json", "r.json"});
+    const Run r = eva_sim(dir, args);
+    REQUIRE(r.exit_code == 0);
+    const auto got = dir.json("r.json");
+    INFO(c["args"].dump());
+    for (const char* key : {"cycles", "dram_bytes_read", "dram_bytes_written", "sram_bank_conflict_cycles"})
+      CHECK(got[key] == c["report"][key]);
+    CHECK(got["dram_bw_utilization"].get<double>() == Approx(c["report"]["dram_bw_utilization"].get<double>()));
+  }
+}
