@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include <boost/program_options.hpp>
 #include <fmt/format.h>
 #include <unistd.h>
+#include <boost/program_options.hpp>
 
 #include "arch_config.hpp"
 #include "common/error.hpp"
@@ -58,7 +58,8 @@ struct SimOptions {
 void add_sim_options(po::options_description& d) {
   d.add_options()("dram", po::value<std::string>(), "DRAM preset name or YAML file")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a config key: dotted.key=value")(
-      "json", po::value<std::string>(), "write the report as JSON")("quiet", po::bool_switch(), "no progress on stderr");
+      "json", po::value<std::string>(), "write the report as JSON")("quiet", po::bool_switch(),
+                                                                    "no progress on stderr");
 }
 
 SimOptions sim_options(const po::variables_map& vm) {
@@ -280,18 +281,19 @@ int cmd_validate(const std::string& command, const std::vector<std::string>& arg
 
 int cmd_dram_bench(const std::string& command, const std::vector<std::string>& args) {
   po::options_description d("dram-bench options");
-  d.add_options()("pattern", po::value<std::string>(), "seq|random|strided|mix")(
-      "bytes", po::value<std::string>(), "bytes to move");
+  d.add_options()("pattern", po::value<std::string>(), "seq|random|strided|mix")("bytes", po::value<std::string>(),
+                                                                                 "bytes to move");
   add_sim_options(d);
   parse(command, args, d);
   not_built(command, "the DRAM benchmark comes with the DRAM controller model");
 }
 
 const std::map<std::string, Command>& commands() {
-  static const std::map<std::string, Command> table = {
-      {"list", cmd_list},     {"config", cmd_config},   {"gemm", cmd_gemm},         {"run", cmd_run},
-      {"compare", cmd_compare}, {"e2e", cmd_e2e},       {"vq-gemv", cmd_vq_gemv},   {"sweep", cmd_sweep},
-      {"validate", cmd_validate}, {"dram-bench", cmd_dram_bench}};
+  static const std::map<std::string, Command> table = {{"list", cmd_list},         {"config", cmd_config},
+                                                       {"gemm", cmd_gemm},         {"run", cmd_run},
+                                                       {"compare", cmd_compare},   {"e2e", cmd_e2e},
+                                                       {"vq-gemv", cmd_vq_gemv},   {"sweep", cmd_sweep},
+                                                       {"validate", cmd_validate}, {"dram-bench", cmd_dram_bench}};
   return table;
 }
 

@@ -84,12 +84,14 @@ Report Platform::report() const {
   r.energy_breakdown_j["dram"] = bytes * 8.0 * m_config.dram.energy_pj_per_bit * 1e-12;
   r.sram_bank_conflict_cycles = 0;  // the SA reads its buffers sequentially: no bank conflicts
   r.config = {{"clock_mhz", m_config.clock_mhz},
-              {"systolic", {{"rows", m_config.systolic.rows},
-                            {"cols", m_config.systolic.cols},
-                            {"weight_load", std::string(enum_name(m_config.systolic.weight_load))}}},
-              {"dram", {{"preset", m_config.dram.preset},
-                        {"bandwidth_gbps", m_config.dram.bandwidth_gbps},
-                        {"latency_ns", m_config.dram.latency_ns}}}};
+              {"systolic",
+               {{"rows", m_config.systolic.rows},
+                {"cols", m_config.systolic.cols},
+                {"weight_load", std::string(enum_name(m_config.systolic.weight_load))}}},
+              {"dram",
+               {{"preset", m_config.dram.preset},
+                {"bandwidth_gbps", m_config.dram.bandwidth_gbps},
+                {"latency_ns", m_config.dram.latency_ns}}}};
   r.stats = stats_json({&m_dram->stats(), &m_sa->dma.stats(), &m_sa->array.stats()});
   return r;
 }

@@ -43,8 +43,8 @@ ModelConfig load_model(const std::string& name_or_path) {
     source = name_or_path;
     params = ParamSet::from_file(name_or_path);
   } else {
-    throw InputError(fmt::format("--model: unknown name '{}' (built-in: {}; or a path to a YAML file)",
-                                 name_or_path, fmt::join(builtin_model_names(), ", ")));
+    throw InputError(fmt::format("--model: unknown name '{}' (built-in: {}; or a path to a YAML file)", name_or_path,
+                                 fmt::join(builtin_model_names(), ", ")));
   }
   for (const char* key : {"name", "hidden", "ffn", "layers", "heads", "kv_heads", "head_dim", "vocab"})
     require(name_or_path, key, source, params.find(key));
@@ -53,8 +53,7 @@ ModelConfig load_model(const std::string& name_or_path) {
   ConfigReader reader(params, "model " + name_or_path);
   m.visit(reader);
   reader.finish();
-  if (m.heads % m.kv_heads != 0)
-    reader.fail("kv_heads", fmt::format("expected a divisor of heads ({})", m.heads));
+  if (m.heads % m.kv_heads != 0) reader.fail("kv_heads", fmt::format("expected a divisor of heads ({})", m.heads));
   if ((m.experts == 0) != (m.top_k == 0))
     reader.fail(m.experts == 0 ? "top_k" : "experts", "experts and top_k must both be 0 (dense) or both > 0");
   if (m.top_k > m.experts) reader.fail("top_k", fmt::format("expected at most experts ({})", m.experts));

@@ -13,15 +13,15 @@ struct ModelConfig {
   std::string name;
   std::string family;
   std::string description;
-  int hidden = 0;     // model width
-  int ffn = 0;        // FFN width (per expert for MoE models)
-  int layers = 0;     // decoder layers
-  int heads = 0;      // query heads
-  int kv_heads = 0;   // key/value heads (grouped-query attention when < heads)
-  int head_dim = 0;   // elements per head
-  int vocab = 0;      // LM-head outputs
-  int experts = 0;    // 0: dense FFN
-  int top_k = 0;      // experts per token (MoE)
+  int hidden = 0;    // model width
+  int ffn = 0;       // FFN width (per expert for MoE models)
+  int layers = 0;    // decoder layers
+  int heads = 0;     // query heads
+  int kv_heads = 0;  // key/value heads (grouped-query attention when < heads)
+  int head_dim = 0;  // elements per head
+  int vocab = 0;     // LM-head outputs
+  int experts = 0;   // 0: dense FFN
+  int top_k = 0;     // experts per token (MoE)
 
   template <class V>
   void visit(V& v) {

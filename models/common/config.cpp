@@ -23,7 +23,8 @@ ParamSet ParamSet::from_yaml(std::string_view text, const std::string& source, c
   }
   ParamSet out;
   if (!root || root.IsNull()) return out;  // an empty file sets nothing
-  if (!root.IsMap()) throw InputError(fmt::format("{}: expected a mapping of keys to values", where(source, root.Mark())));
+  if (!root.IsMap())
+    throw InputError(fmt::format("{}: expected a mapping of keys to values", where(source, root.Mark())));
   std::string base = prefix;
   if (!base.empty() && base.back() == '.') base.pop_back();
   out.flatten(root, base, source);
@@ -49,7 +50,8 @@ void ParamSet::flatten(const YAML::Node& node, const std::string& key, const std
         throw InputError(fmt::format("{}: {}: '{}' is not a valid key name", where(source, kv.first.Mark()),
                                      key.empty() ? "<top>" : key, name));
       const std::string sub = key.empty() ? name : key + "." + name;
-      if (m_params.count(sub)) throw InputError(fmt::format("{}: {}: key given twice", where(source, kv.first.Mark()), sub));
+      if (m_params.count(sub))
+        throw InputError(fmt::format("{}: {}: key given twice", where(source, kv.first.Mark()), sub));
       flatten(kv.second, sub, source);
     }
     return;
@@ -60,8 +62,7 @@ void ParamSet::flatten(const YAML::Node& node, const std::string& key, const std
 void ParamSet::set_override(const std::string& assignment) {
   const auto eq = assignment.find('=');
   const std::string origin = "--set " + assignment;
-  if (eq == std::string::npos || eq == 0)
-    throw InputError(fmt::format("{}: expected dotted.key=value", origin));
+  if (eq == std::string::npos || eq == 0) throw InputError(fmt::format("{}: expected dotted.key=value", origin));
   const std::string key = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
   YAML::Node value;
@@ -70,8 +71,7 @@ void ParamSet::set_override(const std::string& assignment) {
   } catch (const YAML::ParserException& e) {
     throw InputError(fmt::format("{}: {}: value is not valid YAML: {}", origin, key, e.msg));
   }
-  if (text.empty() || value.IsMap())
-    throw InputError(fmt::format("{}: {}: expected a single value", origin, key));
+  if (text.empty() || value.IsMap()) throw InputError(fmt::format("{}: {}: expected a single value", origin, key));
   m_params[key] = Param{value, origin};
 }
 

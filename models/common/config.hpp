@@ -37,8 +37,7 @@ class ParamSet {
  public:
   // Flattens a YAML mapping. `source` names the text in messages; `prefix` is
   // prepended to every key ("dram." for a DRAM preset).
-  static ParamSet from_yaml(std::string_view text, const std::string& source,
-                            const std::string& prefix = "");
+  static ParamSet from_yaml(std::string_view text, const std::string& source, const std::string& prefix = "");
   // Reads a file from disk (InputError when it cannot be read or parsed).
   static ParamSet from_file(const std::string& path, const std::string& prefix = "");
 
@@ -76,9 +75,13 @@ struct Range {
   }
 };
 template <class T>
-Range<T> at_least(T lo) { return Range<T>{lo, std::numeric_limits<T>::max(), false}; }
+Range<T> at_least(T lo) {
+  return Range<T>{lo, std::numeric_limits<T>::max(), false};
+}
 template <class T>
-Range<T> between(T lo, T hi) { return Range<T>{lo, hi, false}; }
+Range<T> between(T lo, T hi) {
+  return Range<T>{lo, hi, false};
+}
 inline Range<double> positive_up_to(double hi) { return Range<double>{0.0, hi, true}; }
 
 // Enumerations name their values for YAML: specialise EnumNames<E>::list().
@@ -159,7 +162,8 @@ class ConfigReader {
         // for none either; parse through long long to catch overflow.
         const long long wide = p.value.as<long long>();
         if (wide < static_cast<long long>(std::numeric_limits<T>::lowest()) ||
-            (wide > 0 && static_cast<unsigned long long>(wide) > static_cast<unsigned long long>(std::numeric_limits<T>::max())))
+            (wide > 0 &&
+             static_cast<unsigned long long>(wide) > static_cast<unsigned long long>(std::numeric_limits<T>::max())))
           return false;
         out = static_cast<T>(wide);
         return true;

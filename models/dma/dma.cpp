@@ -20,13 +20,13 @@ Dma::Dma(const sc_core::sc_module_name& name, const DmaConfig& config)
   m_bytes_written = m_stats.add("bytes_written", "B", "bytes moved to memory");
 }
 
-sc_core::sc_time Dma::start_read(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows,
-                                 std::uint64_t stride, std::uint8_t* dst) {
+sc_core::sc_time Dma::start_read(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
+                                 std::uint8_t* dst) {
   return transfer(tlm::TLM_READ_COMMAND, addr, row_bytes, rows, stride, dst);
 }
 
-sc_core::sc_time Dma::start_write(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows,
-                                  std::uint64_t stride, const std::uint8_t* src) {
+sc_core::sc_time Dma::start_write(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
+                                  const std::uint8_t* src) {
   // The target only reads the buffer of a write; TLM's payload is not const-typed.
   return transfer(tlm::TLM_WRITE_COMMAND, addr, row_bytes, rows, stride, const_cast<std::uint8_t*>(src));
 }
@@ -35,8 +35,8 @@ void Dma::wait_until(const sc_core::sc_time& t) {
   if (t > sc_core::sc_time_stamp()) sc_core::wait(t - sc_core::sc_time_stamp());
 }
 
-sc_core::sc_time Dma::transfer(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t row_bytes,
-                               std::uint64_t rows, std::uint64_t stride, std::uint8_t* data) {
+sc_core::sc_time Dma::transfer(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows,
+                               std::uint64_t stride, std::uint8_t* data) {
   sc_core::sc_time last_done = sc_core::sc_time_stamp();
   if (row_bytes == 0 || rows == 0) return last_done;
   // Rows that touch form one contiguous block: move it as such.

@@ -16,9 +16,9 @@
 #include <queue>
 #include <vector>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "common/stats.hpp"
 #include "dma/dma_config.hpp"
@@ -39,14 +39,12 @@ class Dma : public sc_core::sc_module {
   // completes, without waiting for it.
   sc_core::sc_time start_read(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
                               std::uint8_t* dst);
-  sc_core::sc_time start_write(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows,
-                               std::uint64_t stride, const std::uint8_t* src);
+  sc_core::sc_time start_write(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
+                               const std::uint8_t* src);
 
   // Blocking forms: return once the data has arrived.
   void read(std::uint64_t addr, std::uint64_t bytes, std::uint8_t* dst) { read_2d(addr, bytes, 1, bytes, dst); }
-  void write(std::uint64_t addr, std::uint64_t bytes, const std::uint8_t* src) {
-    write_2d(addr, bytes, 1, bytes, src);
-  }
+  void write(std::uint64_t addr, std::uint64_t bytes, const std::uint8_t* src) { write_2d(addr, bytes, 1, bytes, src); }
   void read_2d(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
                std::uint8_t* dst) {
     wait_until(start_read(addr, row_bytes, rows, stride, dst));

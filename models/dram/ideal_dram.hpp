@@ -5,9 +5,9 @@
 // transfer and the latency, so concurrent initiators share the bandwidth.
 #include <cstdint>
 
+#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "common/stats.hpp"
 #include "dram/bandwidth_pipe.hpp"

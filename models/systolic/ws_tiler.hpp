@@ -16,10 +16,10 @@
 namespace eva {
 
 struct WsTile {
-  std::uint64_t block = 0;       // index of the input-row block
-  std::uint64_t m0 = 0, m = 0;   // input rows
-  std::uint64_t k0 = 0, k = 0;   // reduction rows of the tile
-  std::uint64_t n0 = 0, n = 0;   // output columns of the tile
+  std::uint64_t block = 0;      // index of the input-row block
+  std::uint64_t m0 = 0, m = 0;  // input rows
+  std::uint64_t k0 = 0, k = 0;  // reduction rows of the tile
+  std::uint64_t n0 = 0, n = 0;  // output columns of the tile
   bool first_k = false, last_k = false;
   bool first_in_block = false, last_in_block = false;
   std::uint64_t weight_offset = 0;  // in elements from the start of W
@@ -29,8 +29,14 @@ class WsTiler {
  public:
   WsTiler(std::uint64_t m, std::uint64_t k, std::uint64_t n, std::uint64_t rows, std::uint64_t cols,
           std::uint64_t m_tile)
-      : m_m(m), m_k(k), m_n(n), m_rows(rows), m_cols(cols),
-        m_blocks(ceil_div(m, m_tile)), m_ktiles(ceil_div(k, rows)), m_ntiles(ceil_div(n, cols)) {}
+      : m_m(m),
+        m_k(k),
+        m_n(n),
+        m_rows(rows),
+        m_cols(cols),
+        m_blocks(ceil_div(m, m_tile)),
+        m_ktiles(ceil_div(k, rows)),
+        m_ntiles(ceil_div(n, cols)) {}
 
   std::uint64_t size() const { return m_blocks * tiles_per_block(); }
   std::uint64_t tiles_per_block() const { return m_ktiles * m_ntiles; }
@@ -40,9 +46,7 @@ class WsTiler {
 
   // Rows of block b: balanced, the first (M mod blocks) blocks one larger.
   std::uint64_t block_rows(std::uint64_t b) const { return m_m / m_blocks + (b < m_m % m_blocks ? 1 : 0); }
-  std::uint64_t block_start(std::uint64_t b) const {
-    return b * (m_m / m_blocks) + std::min(b, m_m % m_blocks);
-  }
+  std::uint64_t block_start(std::uint64_t b) const { return b * (m_m / m_blocks) + std::min(b, m_m % m_blocks); }
 
   WsTile at(std::uint64_t i) const {
     WsTile t;

@@ -45,9 +45,12 @@ struct WsTiming {
   // paper and scalesim: the whole cost of one tile of m input rows.
   std::uint64_t tile_cycles(std::uint64_t m) const {
     switch (mode) {
-      case WeightLoad::paper: return m + rows + cols + overhead;
-      case WeightLoad::scalesim: return 2 * rows + cols + m - 2 + overhead;
-      case WeightLoad::overlapped: return m + overhead;  // streaming only
+      case WeightLoad::paper:
+        return m + rows + cols + overhead;
+      case WeightLoad::scalesim:
+        return 2 * rows + cols + m - 2 + overhead;
+      case WeightLoad::overlapped:
+        return m + overhead;  // streaming only
     }
     return 0;
   }

@@ -71,9 +71,7 @@ TEST_CASE("Bad input: missing required option") {
 TEST_CASE("Bad input: zero size") {
   rejects({"gemm", "--arch", "sa", "--m", "0", "--n", "8", "--k", "8"}, "--m: expected an integer from 1");
 }
-TEST_CASE("Bad input: negative size") {
-  rejects({"gemm", "--arch", "sa", "--m", "1", "--n", "-8", "--k", "8"}, "--n");
-}
+TEST_CASE("Bad input: negative size") { rejects({"gemm", "--arch", "sa", "--m", "1", "--n", "-8", "--k", "8"}, "--n"); }
 TEST_CASE("Bad input: non-numeric size") {
   rejects({"gemm", "--arch", "sa", "--m", "1", "--n", "8", "--k", "lots"}, "--k: expected an integer");
 }
@@ -93,7 +91,9 @@ TEST_CASE("Bad input: --set value out of range") {
 TEST_CASE("Bad input: --set zero size") {
   rejects(gemm_with({"--set", "systolic.cols=0"}), "systolic.cols: expected an integer >= 1");
 }
-TEST_CASE("Bad input: --set without a value") { rejects(gemm_with({"--set", "clock_mhz"}), "expected dotted.key=value"); }
+TEST_CASE("Bad input: --set without a value") {
+  rejects(gemm_with({"--set", "clock_mhz"}), "expected dotted.key=value");
+}
 TEST_CASE("Bad input: unknown weight_load convention") {
   rejects(gemm_with({"--set", "systolic.weight_load=magic"}), "one of scalesim|paper|overlapped");
 }
@@ -129,7 +129,8 @@ TEST_CASE("Bad input: unknown model name") {
   rejects({"run", "--arch", "sa", "--model", "gpt-9"}, "--model: unknown name 'gpt-9'");
 }
 TEST_CASE("Bad input: unknown phase") {
-  rejects({"run", "--arch", "sa", "--model", "llama2-7b", "--phase", "train"}, "--phase: expected decode, prefill or e2e");
+  rejects({"run", "--arch", "sa", "--model", "llama2-7b", "--phase", "train"},
+          "--phase: expected decode, prefill or e2e");
 }
 TEST_CASE("Bad input: output directory that does not exist") {
   Scratch dir;

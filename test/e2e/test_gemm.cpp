@@ -26,8 +26,9 @@ nlohmann::json gemm(const Scratch& dir, std::vector<std::string> extra, const st
 TEST_CASE("gemm --arch sa writes a report with the contract's keys") {
   Scratch dir;
   const auto j = gemm(dir, {});
-  for (const char* key : {"arch", "model", "phase", "cycles", "seconds", "energy_j", "dram_bytes_read",
-                          "dram_bytes_written", "dram_bw_utilization", "sram_bank_conflict_cycles", "ops", "sim_wall_s"})
+  for (const char* key :
+       {"arch", "model", "phase", "cycles", "seconds", "energy_j", "dram_bytes_read", "dram_bytes_written",
+        "dram_bw_utilization", "sram_bank_conflict_cycles", "ops", "sim_wall_s"})
     CHECK(j.contains(key));
   CHECK(j["arch"] == "sa");
   REQUIRE(j["ops"].size() == 1);
@@ -41,8 +42,10 @@ TEST_CASE("gemm --arch sa writes a report with the contract's keys") {
 TEST_CASE("gemm cycles equal the formula of each weight_load mode with fast memory") {
   Scratch dir;
   const std::vector<std::string> fast = {"--set", "dram.bandwidth_gbps=1e6"};
-  for (const auto& [mode, expected] : std::vector<std::pair<std::string, long>>{
-           {"paper", 4L * 3 * (5 + 64)}, {"scalesim", 4L * 3 * (64 + 32 + 5 - 2)}, {"overlapped", 8L + 11 * 8 + 5 + 62}}) {
+  for (const auto& [mode, expected] :
+       std::vector<std::pair<std::string, long>>{{"paper", 4L * 3 * (5 + 64)},
+                                                 {"scalesim", 4L * 3 * (64 + 32 + 5 - 2)},
+                                                 {"overlapped", 8L + 11 * 8 + 5 + 62}}) {
     auto args = fast;
     args.insert(args.end(), {"--set", "systolic.weight_load=" + mode});
     const auto j = gemm(dir, args, "5", "70", "100");  // N and K not multiples of 32

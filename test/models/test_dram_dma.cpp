@@ -8,8 +8,8 @@
 #include "sim_check.hpp"
 
 using namespace eva;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 namespace {
 
@@ -48,7 +48,7 @@ TEST_CASE("Ideal DRAM: b_transport returns bytes / bandwidth + latency") {
     init.socket->b_transport(t, delay_second);
   });
   test::run_clean();
-  CHECK(delay_first == sc_time(1.0 + 30.0, SC_NS));   // 64 B at 64 GB/s = 1 ns
+  CHECK(delay_first == sc_time(1.0 + 30.0, SC_NS));  // 64 B at 64 GB/s = 1 ns
   CHECK(delay_second == sc_time(2.0 + 30.0, SC_NS));
   CHECK(dram.bytes_read() == 128);
 }

@@ -28,8 +28,8 @@ std::uint64_t cdiv(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
 // Shapes with K and N that are and are not multiples of 32, M from 1 to 1500
 // (two blocks of 750 input rows).
-const std::vector<GemmShape> shapes = {
-    {1, 4096, 4096}, {1, 1000, 1000}, {4, 100, 70}, {8, 33, 31}, {1, 31, 33}, {16, 11008, 4096}, {1500, 64, 96}};
+const std::vector<GemmShape> shapes = {{1, 4096, 4096}, {1, 1000, 1000},   {4, 100, 70},  {8, 33, 31},
+                                       {1, 31, 33},     {16, 11008, 4096}, {1500, 64, 96}};
 
 Report run(const ArchConfig& c) {
   Report r = simulate_gemms(c, shapes);
@@ -76,8 +76,8 @@ TEST_CASE("overlapped: cycles = L + (T - 1) max(M, L) + M + R + C - 2") {
 }
 
 TEST_CASE("Per-arch tile overhead and array size enter the formula") {
-  const Report r = run(sa("paper", {"dram.bandwidth_gbps=1e6", "systolic.tile_overhead_cycles=4",
-                                     "systolic.rows=16", "systolic.cols=8"}));
+  const Report r = run(sa(
+      "paper", {"dram.bandwidth_gbps=1e6", "systolic.tile_overhead_cycles=4", "systolic.rows=16", "systolic.cols=8"}));
   const auto& s = shapes[3];  // 8 x 33 x 31
   CHECK(r.ops[3].cycles == cdiv(s.k, 16) * cdiv(s.n, 8) * (s.m + 16 + 8 + 4));
 }

@@ -44,9 +44,9 @@ TEST_CASE("Built-in defaults carry the paper's parameters") {
 }
 
 TEST_CASE("The contract's --set keys exist with their meaning") {
-  const ArchConfig c = load("sa", {"dram.bandwidth_gbps=1e6", "dram.latency_ns=50", "epilogue.units=2",
-                                   "epilogue.adder_inputs=16", "systolic.rows=16", "systolic.cols=8",
-                                   "clock_mhz=1000", "systolic.weight_load=overlapped"});
+  const ArchConfig c =
+      load("sa", {"dram.bandwidth_gbps=1e6", "dram.latency_ns=50", "epilogue.units=2", "epilogue.adder_inputs=16",
+                  "systolic.rows=16", "systolic.cols=8", "clock_mhz=1000", "systolic.weight_load=overlapped"});
   CHECK(c.dram.bandwidth_gbps == 1e6);
   CHECK(c.dram.latency_ns == 50.0);
   CHECK(c.epilogue.units == 2);
@@ -62,7 +62,8 @@ TEST_CASE("The contract's --set keys exist with their meaning") {
 }
 
 TEST_CASE("Bad values, keys and names are input errors") {
-  CHECK_THROWS_WITH(load("sa", {"dram.bandwidth_gbps=0"}), Catch::Contains("dram.bandwidth_gbps: expected a number > 0"));
+  CHECK_THROWS_WITH(load("sa", {"dram.bandwidth_gbps=0"}),
+                    Catch::Contains("dram.bandwidth_gbps: expected a number > 0"));
   CHECK_THROWS_WITH(load("sa", {"dram.bandwidth_gbps=2e6"}), Catch::Contains("<= 1000000"));
   CHECK_THROWS_WITH(load("sa", {"dram.latency_ns=-1"}), Catch::Contains("dram.latency_ns"));
   CHECK_THROWS_WITH(load("sa", {"systolic.weight_load=fast"}), Catch::Contains("one of scalesim|paper|overlapped"));

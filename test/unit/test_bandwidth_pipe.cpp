@@ -12,7 +12,7 @@ TEST_CASE("The ideal pipe charges bytes / bandwidth plus latency") {
 TEST_CASE("Concurrent requests queue for the pipe") {
   BandwidthPipe p(64.0, 0.0);
   CHECK(p.transfer(0.0, 64) == Approx(1000.0));
-  CHECK(p.transfer(0.0, 64) == Approx(2000.0));    // waited for the first
+  CHECK(p.transfer(0.0, 64) == Approx(2000.0));     // waited for the first
   CHECK(p.transfer(5000.0, 64) == Approx(6000.0));  // idle gap not reclaimed
   CHECK(p.busy_ps() == Approx(3000.0));
 }

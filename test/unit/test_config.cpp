@@ -101,12 +101,12 @@ TEST_CASE("Errors in a --set name the assignment") {
 }
 
 TEST_CASE("Malformed YAML and unreadable files are input errors with a location") {
-  CHECK_THROWS_WITH(ParamSet::from_yaml("a: [1, 2\n", "bad.yaml"), Catch::StartsWith("bad.yaml:") &&
-                                                                      Catch::Contains("malformed YAML"));
+  CHECK_THROWS_WITH(ParamSet::from_yaml("a: [1, 2\n", "bad.yaml"),
+                    Catch::StartsWith("bad.yaml:") && Catch::Contains("malformed YAML"));
   CHECK_THROWS_WITH(ParamSet::from_yaml("- 1\n- 2\n", "list.yaml"), Catch::Contains("expected a mapping"));
   CHECK_THROWS_WITH(ParamSet::from_file("/no/such/file.yaml"), "/no/such/file.yaml: cannot open file");
-  CHECK_THROWS_WITH(ParamSet::from_yaml("a: 1\na: 2\n", "dup.yaml"), Catch::Contains("key given twice") ||
-                                                                         Catch::Contains("malformed"));
+  CHECK_THROWS_WITH(ParamSet::from_yaml("a: 1\na: 2\n", "dup.yaml"),
+                    Catch::Contains("key given twice") || Catch::Contains("malformed"));
 }
 
 TEST_CASE("The printer shows every field") {

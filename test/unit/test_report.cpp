@@ -12,8 +12,9 @@ TEST_CASE("Reports carry the contract's keys") {
   r.arch = "sa";
   r.ops.push_back(OpReport{"gemm", 1, 2, 3, 10, 9, 100, 4});
   const auto j = to_json(r);
-  for (const char* key : {"arch", "model", "phase", "cycles", "seconds", "energy_j", "dram_bytes_read",
-                          "dram_bytes_written", "dram_bw_utilization", "sram_bank_conflict_cycles", "ops", "sim_wall_s"})
+  for (const char* key :
+       {"arch", "model", "phase", "cycles", "seconds", "energy_j", "dram_bytes_read", "dram_bytes_written",
+        "dram_bw_utilization", "sram_bank_conflict_cycles", "ops", "sim_wall_s"})
     CHECK(j.contains(key));
   for (const char* key : {"name", "m", "n", "k", "cycles", "dram_bytes_read"}) CHECK(j["ops"][0].contains(key));
   CHECK(j["energy_j"].is_null());

@@ -14,18 +14,22 @@ namespace eva {
 struct GemmPlan {
   GemmPlan(const GemmDescriptor& d, const WsTiler& t, std::uint64_t weight_slots, std::uint64_t output_slots,
            bool whole_input)
-      : op(d), tiler(t), whole_block_input(whole_input), weight_slots(weight_slots), input_block(1),
+      : op(d),
+        tiler(t),
+        whole_block_input(whole_input),
+        weight_slots(weight_slots),
+        input_block(1),
         output_slots(output_slots) {}
   const GemmDescriptor& op;
   const WsTiler& tiler;
   // Whole input-row blocks fit in the input buffer: read each block once.
   // Otherwise each tile's input slice travels with its weights.
   bool whole_block_input;
-  Slots weight_slots;  // weight (and input-slice) buffer slots
-  Slots input_block;   // the input buffer, when it holds whole blocks
-  Slots output_slots;  // the output buffer (accumulators)
+  Slots weight_slots;                                            // weight (and input-slice) buffer slots
+  Slots input_block;                                             // the input buffer, when it holds whole blocks
+  Slots output_slots;                                            // the output buffer (accumulators)
   EventQueue<std::pair<std::uint64_t, sc_core::sc_time>> ready;  // tiles being fetched, and when they arrive
-  EventQueue<std::pair<std::uint64_t, sc_core::sc_time>> done;  // finished output tiles
+  EventQueue<std::pair<std::uint64_t, sc_core::sc_time>> done;   // finished output tiles
 };
 
 SaAccelerator::SaAccelerator(const sc_core::sc_module_name& name, const SaConfig& config)
@@ -62,8 +66,8 @@ Sizing size_buffers(const SaConfig& c, const GemmDescriptor& op) {
   const std::uint64_t acc_copies = c.systolic.weight_load == WeightLoad::overlapped ? 2 : 1;
   s.m_tile = std::min<std::uint64_t>(static_cast<std::uint64_t>(c.tiling.m_tile), out_buf / (acc_copies * acc_row));
   if (s.m_tile == 0)
-    throw InputError(fmt::format("buffers.output_kib: {} KiB cannot hold one row of {} accumulators",
-                                 c.buffers.output_kib, cols));
+    throw InputError(
+        fmt::format("buffers.output_kib: {} KiB cannot hold one row of {} accumulators", c.buffers.output_kib, cols));
   const std::uint64_t m_block = std::min(op.m, s.m_tile);
   s.output_slots = out_buf / (m_block * acc_row);  // >= 1 by the choice of m_tile
   s.whole_block_input = packed_bytes(m_block * op.k, c.formats.act_bits) <= in_buf;
@@ -71,9 +75,10 @@ Sizing size_buffers(const SaConfig& c, const GemmDescriptor& op) {
   std::uint64_t slots = w_buf / w_tile;
   if (!s.whole_block_input) slots = std::min(slots, in_buf / packed_bytes(m_block * rows, c.formats.act_bits));
   if (slots < 2)
-    throw InputError(fmt::format("buffers: weight ({} KiB) and input ({} KiB) buffers cannot double-buffer a "
-                                 "{}x{} weight tile with {} input rows",
-                                 c.buffers.weight_kib, c.buffers.input_kib, rows, cols, m_block));
+    throw InputError(
+        fmt::format("buffers: weight ({} KiB) and input ({} KiB) buffers cannot double-buffer a "
+                    "{}x{} weight tile with {} input rows",
+                    c.buffers.weight_kib, c.buffers.input_kib, rows, cols, m_block));
   s.weight_slots = slots;
   return s;
 }
