@@ -1,9 +1,13 @@
 #include "arch_config.hpp"
 
+#include <algorithm>
+#include <array>
+
 #include <fmt/format.h>
 
 #include "common/builtin_files.hpp"
 #include "common/error.hpp"
+#include "dram/address_mapper.hpp"
 
 namespace eva {
 
@@ -61,6 +65,48 @@ ParamSet load_arch_file(const std::string& arch, int depth) {
   return merged;
 }
 
+bool power_of_two(std::uint64_t v) { return v && !(v & (v - 1)); }
+
+void validate_dram(const DramConfig& d, const ConfigReader& r, const ParamSet& params) {
+  const auto& ideal_keys = ideal_only_dram_keys();
+  const auto is_ideal_key = [&](const std::string& k) {
+    return std::find(ideal_keys.begin(), ideal_keys.end(), k) != ideal_keys.end();
+  };
+  for (const auto& [key, param] : params.params()) {
+    if (key.compare(0, 5, "dram.") != 0) continue;
+    const std::string k = key.substr(5);
+    if (k == "preset" || k == "kind" || k == "standard") continue;
+    if (d.kind == DramKind::ideal && !is_ideal_key(k))
+      r.fail(key, "only for dram.kind: timed (this preset is ideal)");
+    if (d.kind == DramKind::timed && is_ideal_key(k))
+      r.fail(key, k == "bandwidth_gbps" ? "only for dram.kind: ideal; a timed DRAM's peak is channels x burst / "
+                                          "(tBURST x tck_ps)"
+                                        : "only for dram.kind: ideal");
+  }
+  if (d.kind != DramKind::timed) return;
+  for (const auto& [key, value] : std::vector<std::pair<const char*, int>>{{"dram.channels", d.channels},
+                                                                            {"dram.ranks", d.ranks},
+                                                                            {"dram.bank_groups", d.bank_groups},
+                                                                            {"dram.banks_per_group", d.banks_per_group},
+                                                                            {"dram.rows", d.rows}})
+    if (!power_of_two(static_cast<std::uint64_t>(value))) r.fail(key, "expected a power of two (address mapping)");
+  if ((d.burst_length * d.width_bits) % 8 != 0 || !power_of_two(d.burst_bytes()))
+    r.fail("dram.burst_length", "burst_length x width_bits / 8 must be a power-of-two number of bytes");
+  if (d.row_bytes() % d.burst_bytes() != 0 || !power_of_two(d.row_bytes() / d.burst_bytes()))
+    r.fail("dram.columns", "a row must hold a power-of-two number of bursts");
+  std::array<AddressMapper::Field, AddressMapper::fields> order{};
+  if (!AddressMapper::parse(d.address_mapping, order))
+    r.fail("dram.address_mapping", "expected each of ro, ra, bg, ba, co, ch once, comma-separated, MSB first");
+  const DramTimings& t = d.timing;
+  if (t.tRC < t.tRAS + t.tRP) r.fail("dram.timing.tRC", "expected at least tRAS + tRP");
+  if (t.tCCD_L < t.tCCD_S || t.tRRD_L < t.tRRD_S || t.tWTR_L < t.tWTR_S)
+    r.fail("dram.timing.tCCD_L", "the _L (same bank group) timings must be at least their _S ones");
+  if (t.tCCD_S < 1) r.fail("dram.timing.tCCD_S", "expected at least 1");
+  if (t.tREFI <= t.tRFC) r.fail("dram.timing.tREFI", "expected more than tRFC");
+  if (d.write_low >= d.write_high || d.write_high > d.write_queue)
+    r.fail("dram.write_high", "expected write_low < write_high <= write_queue");
+}
+
 void validate(const ArchConfig& c, const ConfigReader& r) {
   if (c.vq.vector_dim > 0 && (c.vq.group_k == 0) != (c.vq.group_n == 0))
     r.fail(c.vq.group_k == 0 ? "vq.group_n" : "vq.group_k", "vq.group_k and vq.group_n must both be 0 or both > 0");
@@ -94,6 +140,7 @@ ArchConfig load_arch(const ArchRequest& request) {
   config.visit(reader);
   reader.finish();
   validate(config, reader);
+  validate_dram(config.dram, reader, params);
   return config;
 }
 

@@ -201,10 +201,10 @@ int cmd_gemm(const std::string& command, const std::vector<std::string>& args) {
   const Report r = simulate_gemm(arch, shape);
   write_outputs(s, {r}, false);
   std::cout << fmt::format(
-      "{} gemm M={} N={} K={} ({}, {} DRAM at {} GB/s): {} cycles, {:.3f} us; DRAM {} B read, {} B written, "
-      "bandwidth utilisation {:.1f}%\n",
+      "{} gemm M={} N={} K={} ({}, {} DRAM, {:.1f} GB/s peak): {} cycles, {:.3f} us; DRAM {} B read, {} B "
+      "written, bandwidth utilisation {:.1f}%\n",
       r.arch, shape.m, shape.n, shape.k, enum_name(arch.systolic.weight_load), arch.dram.preset,
-      arch.dram.bandwidth_gbps, r.cycles, r.seconds * 1e6, r.dram_bytes_read, r.dram_bytes_written,
+      arch.dram.peak_bytes_per_second() * 1e-9, r.cycles, r.seconds * 1e6, r.dram_bytes_read, r.dram_bytes_written,
       100.0 * r.dram_bw_utilization);
   return 0;
 }

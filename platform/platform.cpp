@@ -4,6 +4,8 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "common/error.hpp"
+#include "dram/dram_controller.hpp"
+#include "dram/ideal_dram.hpp"
 
 namespace eva {
 
@@ -30,6 +32,11 @@ nlohmann::json stats_json(const std::vector<const StatGroup*>& groups) {
 
 }  // namespace
 
+std::unique_ptr<DramTarget> make_dram(const char* name, const DramConfig& c) {
+  if (c.kind == DramKind::timed) return std::make_unique<DramController>(name, c);
+  return std::make_unique<IdealDram>(name, c);
+}
+
 void require_simulated(const ArchConfig& c) {
   if (c.kind == ArchKind::sa) return;
   throw InputError(fmt::format("--arch {}: the '{}' accelerator model is not built yet (simulated now: sa)", c.name,
@@ -41,7 +48,7 @@ Platform::Platform(const sc_core::sc_module_name& name, const ArchConfig& config
   require_simulated(config);
   // One global quantum for every loosely-timed initiator, set here, from config.
   tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_core::sc_time(config.sim.quantum_ns, sc_core::SC_NS));
-  m_dram = std::make_unique<IdealDram>("dram", config.dram);
+  m_dram = make_dram("dram", config.dram);
   m_sa = std::make_unique<SaAccelerator>("sa", sa_config(config));
   m_sa->dma.initiator_socket.bind(m_dram->target_socket);
   SC_HAS_PROCESS(Platform);
@@ -81,7 +88,8 @@ Report Platform::report() const {
   r.dram_bytes_written = m_dram->bytes_written();
   const double bytes = static_cast<double>(r.dram_bytes_read + r.dram_bytes_written);
   r.dram_bw_utilization = r.seconds > 0 ? bytes / (m_dram->peak_bytes_per_second() * r.seconds) : 0.0;
-  r.energy_breakdown_j["dram"] = bytes * 8.0 * m_config.dram.energy_pj_per_bit * 1e-12;
+  m_dram->flush_stats();
+  r.energy_breakdown_j["dram"] = m_dram->energy_j(m_end);
   r.sram_bank_conflict_cycles = 0;  // the SA reads its buffers sequentially: no bank conflicts
   r.config = {{"clock_mhz", m_config.clock_mhz},
               {"systolic",

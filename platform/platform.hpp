@@ -13,10 +13,13 @@
 #include "baselines/sa/sa_accelerator.hpp"
 #include "common/clock.hpp"
 #include "common/op_descriptor.hpp"
-#include "dram/ideal_dram.hpp"
+#include "dram/dram_target.hpp"
 #include "report.hpp"
 
 namespace eva {
+
+// The DRAM model a config asks for.
+std::unique_ptr<DramTarget> make_dram(const char* name, const DramConfig& c);
 
 // Throws InputError when the architecture's accelerator model is not built.
 void require_simulated(const ArchConfig& config);
@@ -37,14 +40,14 @@ class Platform : public sc_core::sc_module {
   // After the simulation: the report of everything this platform ran.
   Report report() const;
 
-  IdealDram& dram() { return *m_dram; }
+  DramTarget& dram() { return *m_dram; }
 
  private:
   void driver();
 
   const ArchConfig m_config;
   const ClockDomain m_clock;
-  std::unique_ptr<IdealDram> m_dram;
+  std::unique_ptr<DramTarget> m_dram;
   std::unique_ptr<SaAccelerator> m_sa;
   std::vector<GemmDescriptor> m_ops;
   std::vector<OpReport> m_results;

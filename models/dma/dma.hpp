@@ -1,70 +1,113 @@
 #pragma once
 // A DMA engine moving contiguous and 2-D blocks between DRAM and on-chip
-// buffers.
+// buffers, as an approximately-timed TLM initiator.
 //
-// Loosely timed, with a window of outstanding requests: a transfer is cut into
-// bursts issued back to back, at most `max_outstanding` in flight across all
-// the transfers of the engine; a burst may issue only when a slot frees, i.e.
-// when the earliest burst still in flight completes. Each burst goes through
-// the target's b_transport, whose returned delay is its completion, so
-// bandwidth comes from concurrency against the memory model, never from a
-// shortcut. Transfers can be started without waiting for them (`start_*`
-// returns when their last burst completes), so a prefetching caller keeps
-// many in flight as hardware does; the issuing thread runs ahead in local time
-// under a quantum keeper.
+// Transfers are queued and started without blocking the caller; an issue
+// thread cuts them into bursts of `burst_bytes` and sends each as BEGIN_REQ,
+// keeping at most `max_outstanding` in flight across all transfers (a burst
+// waits for a free slot, and for END_REQ when the target applies
+// back-pressure). A transfer is done when its last burst's response arrives.
+// So bandwidth comes from concurrency against the memory model: with one
+// burst in flight it is burst / latency, with enough it is the DRAM's peak.
 #include <cstdint>
-#include <queue>
+#include <deque>
+#include <memory>
 #include <vector>
 
-#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
+#include <tlm_utils/peq_with_cb_and_phase.h>
+#include <tlm_utils/simple_initiator_socket.h>
 
 #include "common/stats.hpp"
+#include "common/timing_only.hpp"
 #include "dma/dma_config.hpp"
 
 namespace eva {
 
-class Dma : public sc_core::sc_module {
+class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
  public:
   tlm_utils::simple_initiator_socket<Dma> initiator_socket;
 
+  // A started transfer; copies share it.
+  class Transfer {
+   public:
+    Transfer() = default;
+    bool done() const { return !m_state || m_state->left == 0; }
+
+   private:
+    friend class Dma;
+    struct State {
+      std::uint64_t left = 0;  // bursts not yet answered
+      sc_core::sc_event finished;
+    };
+    std::shared_ptr<State> m_state;
+  };
+
   Dma(const sc_core::sc_module_name& name, const DmaConfig& config);
+  ~Dma() override;
   Dma(const Dma&) = delete;
   Dma& operator=(const Dma&) = delete;
 
   // A 2-D block: `rows` rows of `row_bytes`, `stride` bytes apart in memory,
   // packed one after the other in the buffer. A null buffer moves time but no
-  // data. From a SystemC thread; returns the absolute time the last burst
-  // completes, without waiting for it.
-  sc_core::sc_time start_read(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
-                              std::uint8_t* dst);
-  sc_core::sc_time start_write(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
-                               const std::uint8_t* src);
+  // data. The buffer must stay valid until the transfer is done.
+  Transfer start_read(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
+                      std::uint8_t* dst);
+  Transfer start_write(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
+                       const std::uint8_t* src);
+  // Blocks the calling thread until the transfer is done.
+  static void wait_for(const Transfer& t);
 
-  // Blocking forms: return once the data has arrived.
-  void read(std::uint64_t addr, std::uint64_t bytes, std::uint8_t* dst) { read_2d(addr, bytes, 1, bytes, dst); }
-  void write(std::uint64_t addr, std::uint64_t bytes, const std::uint8_t* src) { write_2d(addr, bytes, 1, bytes, src); }
+  // Blocking forms.
+  void read(std::uint64_t addr, std::uint64_t bytes, std::uint8_t* dst) {
+    wait_for(start_read(addr, bytes, 1, bytes, dst));
+  }
+  void write(std::uint64_t addr, std::uint64_t bytes, const std::uint8_t* src) {
+    wait_for(start_write(addr, bytes, 1, bytes, src));
+  }
   void read_2d(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
                std::uint8_t* dst) {
-    wait_until(start_read(addr, row_bytes, rows, stride, dst));
+    wait_for(start_read(addr, row_bytes, rows, stride, dst));
   }
   void write_2d(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
                 const std::uint8_t* src) {
-    wait_until(start_write(addr, row_bytes, rows, stride, src));
+    wait_for(start_write(addr, row_bytes, rows, stride, src));
   }
 
   const StatGroup& stats() const { return m_stats; }
 
  private:
-  sc_core::sc_time transfer(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows,
-                            std::uint64_t stride, std::uint8_t* data);
-  static void wait_until(const sc_core::sc_time& t);
+  struct Job {
+    std::shared_ptr<Transfer::State> state;
+    tlm::tlm_command cmd;
+    std::uint64_t addr, row_bytes, rows, stride;
+    std::uint8_t* data;
+    std::uint64_t row = 0, col = 0;  // the next burst
+  };
+  // A pooled payload with what the DMA keeps about it.
+  struct Slot : tlm::tlm_generic_payload {
+    TimingOnly timing_only;
+    std::shared_ptr<Transfer::State> owner;
+  };
+
+  Transfer start(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows,
+                 std::uint64_t stride, std::uint8_t* data);
+  void issue_thread();
+  void send(Slot& slot);
+  void finish(tlm::tlm_generic_payload& trans);
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  void on_peq(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase);
+  void free(tlm::tlm_generic_payload*) override {}  // slots are pooled, never freed
 
   const DmaConfig m_config;
   std::vector<std::uint8_t> m_scratch;  // the data pointer of timing-only bursts
-  // Completion times of the bursts in flight, earliest on top.
-  std::priority_queue<sc_core::sc_time, std::vector<sc_core::sc_time>, std::greater<>> m_in_flight;
+  std::vector<std::unique_ptr<Slot>> m_slots;
+  std::vector<Slot*> m_free;
+  std::deque<Job> m_jobs;
+  sc_core::sc_event m_work, m_slot_freed, m_end_req;
+  tlm::tlm_generic_payload* m_waiting_end_req = nullptr;
+  tlm_utils::peq_with_cb_and_phase<Dma> m_peq;
   StatGroup m_stats{"dma"};
   std::size_t m_bursts, m_bytes_read, m_bytes_written;
 };

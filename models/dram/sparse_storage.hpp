@@ -41,6 +41,8 @@ class SparseStorage {
   }
 
   std::size_t pages_allocated() const { return m_pages.size(); }
+  // The page's bytes (allocated if needed), for DMI.
+  std::uint8_t* page_data(std::uint64_t index) { return page(index).data(); }
 
  private:
   using Page = std::array<std::uint8_t, page_bytes>;

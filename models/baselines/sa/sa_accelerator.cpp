@@ -28,7 +28,11 @@ struct GemmPlan {
   Slots weight_slots;                                            // weight (and input-slice) buffer slots
   Slots input_block;                                             // the input buffer, when it holds whole blocks
   Slots output_slots;                                            // the output buffer (accumulators)
-  EventQueue<std::pair<std::uint64_t, sc_core::sc_time>> ready;  // tiles being fetched, and when they arrive
+  struct Fetched {
+    std::uint64_t tile;
+    Dma::Transfer input, weights;
+  };
+  EventQueue<Fetched> ready;                                    // tiles whose fetch has started
   EventQueue<std::pair<std::uint64_t, sc_core::sc_time>> done;   // finished output tiles
 };
 
@@ -107,7 +111,7 @@ std::uint64_t SaAccelerator::execute(const GemmDescriptor& op) {
 void SaAccelerator::fetch(GemmPlan& plan) {
   const FormatConfig& f = m_config.formats;
   const GemmDescriptor& op = plan.op;
-  sc_core::sc_time input_at = sc_core::SC_ZERO_TIME;  // when the block's input rows are in
+  Dma::Transfer input;  // the block's input rows, or the tile's input slice
   for (std::uint64_t i = 0; i < plan.tiler.size(); ++i) {
     const WsTile t = plan.tiler.at(i);
     plan.weight_slots.acquire();
@@ -115,23 +119,25 @@ void SaAccelerator::fetch(GemmPlan& plan) {
       if (t.first_in_block) {
         plan.input_block.acquire();
         const std::uint64_t row = packed_bytes(op.k, f.act_bits);
-        input_at = dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k, f.act_bits), row, t.m, row, nullptr);
+        input = dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k, f.act_bits), row, t.m, row, nullptr);
       }
     } else {
-      input_at = dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k + t.k0, f.act_bits),
+      input = dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k + t.k0, f.act_bits),
                                 packed_bytes(t.k, f.act_bits), t.m, packed_bytes(op.k, f.act_bits), nullptr);
     }
     const std::uint64_t w = packed_bytes(t.k * t.n, f.weight_bits);
-    const sc_core::sc_time weights_at =
+    const Dma::Transfer weights =
         dma.start_read(op.weight_addr + packed_bytes(t.weight_offset, f.weight_bits), w, 1, w, nullptr);
-    plan.ready.push({i, std::max(input_at, weights_at)});
+    plan.ready.push({i, input, weights});
   }
 }
 
 void SaAccelerator::compute(GemmPlan& plan) {
   for (std::uint64_t done = 0; done < plan.tiler.size(); ++done) {
-    const auto [i, arrives] = plan.ready.pop();
-    if (arrives > sc_core::sc_time_stamp()) wait(arrives - sc_core::sc_time_stamp());
+    const GemmPlan::Fetched f = plan.ready.pop();
+    Dma::wait_for(f.input);
+    Dma::wait_for(f.weights);
+    const std::uint64_t i = f.tile;
     const WsTile t = plan.tiler.at(i);
     if (t.first_k) plan.output_slots.acquire();
     const sc_core::sc_time outputs_at = array.run_tile(t.m);

@@ -1,0 +1,55 @@
+#include "dram/address_mapper.hpp"
+
+#include <sstream>
+
+namespace eva {
+
+namespace {
+
+unsigned log2u(std::uint64_t v) {
+  unsigned b = 0;
+  while ((1ull << b) < v) ++b;
+  return b;
+}
+
+}  // namespace
+
+bool AddressMapper::parse(const std::string& order, std::array<Field, fields>& out) {
+  static const char* names[fields] = {"ch", "ra", "bg", "ba", "ro", "co"};
+  std::stringstream in(order);
+  std::string item;
+  std::array<bool, fields> seen{};
+  std::size_t n = 0;
+  while (std::getline(in, item, ',')) {
+    while (!item.empty() && item.front() == ' ') item.erase(item.begin());
+    while (!item.empty() && item.back() == ' ') item.pop_back();
+    int found = -1;
+    for (int f = 0; f < fields; ++f)
+      if (item == names[f]) found = f;
+    if (found < 0 || seen[found] || n >= fields) return false;
+    seen[found] = true;
+    out[n++] = static_cast<Field>(found);
+  }
+  return n == fields;
+}
+
+AddressMapper::AddressMapper(const std::string& order, std::uint64_t burst_bytes,
+                             std::array<std::uint64_t, fields> counts)
+    : m_counts(counts), m_offset_bits(log2u(burst_bytes)) {
+  std::array<Field, fields> msb_first{};
+  parse(order, msb_first);
+  for (int i = 0; i < fields; ++i) m_lsb_first[i] = msb_first[fields - 1 - i];
+  for (int f = 0; f < fields; ++f) m_bits[f] = log2u(counts[f]);
+}
+
+DramAddress AddressMapper::decode(std::uint64_t addr) const {
+  std::uint64_t v = addr >> m_offset_bits;
+  std::array<std::uint32_t, fields> value{};
+  for (Field f : m_lsb_first) {
+    value[f] = static_cast<std::uint32_t>(v & ((1ull << m_bits[f]) - 1));
+    v >>= m_bits[f];
+  }
+  return DramAddress{value[ch], value[ra], value[bg], value[ba], value[ro], value[co]};
+}
+
+}  // namespace eva

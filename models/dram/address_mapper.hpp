@@ -1,0 +1,38 @@
+#pragma once
+// Splits a byte address into channel, rank, bank group, bank, row and column
+// (burst index within the row) by a configurable bit order, most significant
+// field first: "ro,ra,ba,co,bg,ch" puts consecutive bursts on different
+// channels, then bank groups (so streams use tCCD_S), then along a row.
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace eva {
+
+struct DramAddress {
+  std::uint32_t channel = 0, rank = 0, bank_group = 0, bank = 0, row = 0, column = 0;
+};
+
+class AddressMapper {
+ public:
+  enum Field { ch, ra, bg, ba, ro, co, fields };
+
+  // Counts must be powers of two (checked by the config's validation).
+  AddressMapper(const std::string& order, std::uint64_t burst_bytes, std::array<std::uint64_t, fields> counts);
+
+  DramAddress decode(std::uint64_t addr) const;
+  // Bursts per row, and the field order (LSB first) for tests and reports.
+  std::uint64_t count(Field f) const { return m_counts[f]; }
+
+  // Parses an order string into fields MSB first; false if it is not a
+  // permutation of ro, ra, bg, ba, co, ch.
+  static bool parse(const std::string& order, std::array<Field, fields>& out);
+
+ private:
+  std::array<Field, fields> m_lsb_first{};
+  std::array<std::uint64_t, fields> m_counts{};
+  std::array<unsigned, fields> m_bits{};
+  unsigned m_offset_bits = 0;
+};
+
+}  // namespace eva

@@ -1,0 +1,243 @@
+#include "dram/dram_channel.hpp"
+
+#include <algorithm>
+
+namespace eva {
+
+DramChannel::DramChannel(const DramConfig& config)
+    : m_config(config),
+      m_t(config.timing),
+      m_ranks(static_cast<std::uint32_t>(config.ranks)),
+      m_bank_groups(static_cast<std::uint32_t>(config.bank_groups)),
+      m_banks_per_group(static_cast<std::uint32_t>(config.banks_per_group)),
+      m_read_cap(static_cast<std::size_t>(config.read_queue)),
+      m_write_cap(static_cast<std::size_t>(config.write_queue)),
+      m_write_high(static_cast<std::size_t>(config.write_high)),
+      m_write_low(static_cast<std::size_t>(config.write_low)),
+      m_closed_page(config.page_policy == PagePolicy::closed),
+      m_banks(static_cast<std::size_t>(m_ranks) * m_bank_groups * m_banks_per_group),
+      m_rank(m_ranks),
+      m_hit_pending(m_banks.size()) {
+  for (auto& r : m_rank) {
+    r.last_act_bg.assign(m_bank_groups, -(1 << 30));
+    r.refresh_due = m_t.tREFI;
+  }
+}
+
+void DramChannel::enqueue(const Request& r, Time now) {
+  if (queued() == 0) catch_up_refresh(now);
+  (r.write ? m_writes : m_reads).push_back(r);
+}
+
+void DramChannel::catch_up_refresh(Time now) {
+  // While idle every bank could be precharged and refreshed on time: count
+  // those refreshes, and let the last one finish if it still runs at `now`.
+  for (auto& rank : m_rank) {
+    while (rank.refresh_due + m_t.tRFC <= now) {
+      const Time start = std::max(rank.refresh_due, rank.busy_until);
+      rank.busy_until = start + m_t.tRFC;
+      rank.refresh_due += m_t.tREFI;
+      ++m_counts.ref;
+    }
+  }
+  for (std::uint32_t r = 0; r < m_ranks; ++r)
+    for (std::uint32_t g = 0; g < m_bank_groups; ++g)
+      for (std::uint32_t b = 0; b < m_banks_per_group; ++b) {
+        Bank& bank = m_banks[bank_index(r, g, b)];
+        bank.next_act = std::max(bank.next_act, m_rank[r].busy_until);
+      }
+}
+
+DramChannel::Time DramChannel::act_ready(std::uint32_t rank, std::uint32_t bg, const Bank& b) const {
+  const Rank& r = m_rank[rank];
+  Time t = std::max({b.next_act, r.last_act + m_t.tRRD_S, r.last_act_bg[bg] + m_t.tRRD_L, r.busy_until, m_next_cmd});
+  if (r.faw_count == 4) t = std::max(t, r.faw[static_cast<std::size_t>(r.faw_next)] + m_t.tFAW);
+  return t;
+}
+
+DramChannel::Time DramChannel::col_ready(bool write, std::uint32_t rank, std::uint32_t bg, const Bank& b) const {
+  const bool same_group = rank == m_last_col_rank && bg == m_last_col_bg;
+  Time t = std::max({b.next_col, m_last_col + (same_group ? m_t.tCCD_L : m_t.tCCD_S), m_next_cmd});
+  if (write) {
+    // Read-to-write turnaround: the write's data must follow the read's, with
+    // two cycles of bus turnaround (JEDEC tRTW = CL + BURST + 2 - CWL).
+    t = std::max({t, m_last_read + m_t.tCL + m_t.tBURST + 2 - m_t.tCWL, m_bus_free - m_t.tCWL});
+  } else {
+    const bool same_write_group = rank == m_last_write_rank && bg == m_last_write_bg;
+    t = std::max({t, m_last_write_end + (same_write_group ? m_t.tWTR_L : m_t.tWTR_S), m_bus_free - m_t.tCL});
+  }
+  return t;
+}
+
+void DramChannel::update_mode() {
+  if (m_write_mode) {
+    if (m_writes.empty() || (m_writes.size() <= m_write_low && !m_reads.empty())) m_write_mode = false;
+  } else if (m_writes.size() >= m_write_high || (m_reads.empty() && !m_writes.empty())) {
+    m_write_mode = true;
+  }
+}
+
+std::optional<DramChannel::Candidate> DramChannel::refresh_candidate(Time now) {
+  std::optional<Candidate> best;
+  for (std::uint32_t r = 0; r < m_ranks; ++r) {
+    if (m_rank[r].refresh_due > now) continue;
+    // Precharge the open banks (hits or not), then refresh the rank.
+    Candidate c;
+    c.rank = r;
+    bool all_closed = true;
+    Time ref_at = std::max(m_rank[r].busy_until, m_next_cmd);
+    for (std::uint32_t g = 0; g < m_bank_groups; ++g)
+      for (std::uint32_t b = 0; b < m_banks_per_group; ++b) {
+        const Bank& bank = m_banks[bank_index(r, g, b)];
+        if (bank.open_row >= 0) {
+          const Time t = std::max(bank.next_pre, m_next_cmd);
+          if (all_closed || t < c.time) {
+            c.time = t;
+            c.cmd = DramCommand::pre;
+            c.bg = g;
+            c.bank = b;
+          }
+          all_closed = false;
+        }
+        ref_at = std::max(ref_at, bank.next_act);
+      }
+    if (all_closed) {
+      c.time = ref_at;
+      c.cmd = DramCommand::ref;
+    }
+    if (!best || c.time < best->time) best = c;
+  }
+  return best;
+}
+
+DramChannel::StepResult DramChannel::step(Time now) {
+  StepResult out;
+  if (queued() == 0) return out;  // idle: refresh is caught up on the next arrival
+  now = std::max(now, m_next_cmd);
+  update_mode();
+  std::vector<Request>& q = m_write_mode ? m_writes : m_reads;
+
+  std::optional<Candidate> best = refresh_candidate(now);
+  if (!best) {
+    std::fill(m_hit_pending.begin(), m_hit_pending.end(), 0);
+    for (const Request& r : q) {
+      const Bank& b = bank_of(r.addr);
+      if (b.open_row == static_cast<std::int64_t>(r.addr.row))
+        m_hit_pending[bank_index(r.addr.rank, r.addr.bank_group, r.addr.bank)] = 1;
+    }
+    Candidate c;
+    bool have = false;
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      const Request& r = q[i];
+      const Bank& b = bank_of(r.addr);
+      if (m_rank[r.addr.rank].refresh_due <= now) continue;
+      DramCommand cmd;
+      Time t;
+      if (b.open_row == static_cast<std::int64_t>(r.addr.row)) {
+        cmd = r.write ? DramCommand::wr : DramCommand::rd;
+        t = col_ready(r.write, r.addr.rank, r.addr.bank_group, b);
+      } else if (b.open_row >= 0) {
+        if (m_hit_pending[bank_index(r.addr.rank, r.addr.bank_group, r.addr.bank)]) continue;
+        cmd = DramCommand::pre;
+        t = std::max(b.next_pre, m_next_cmd);
+      } else {
+        cmd = DramCommand::act;
+        t = act_ready(r.addr.rank, r.addr.bank_group, b);
+      }
+      t = std::max(t, now);
+      const bool column = cmd == DramCommand::rd || cmd == DramCommand::wr;
+      const bool best_column = c.cmd == DramCommand::rd || c.cmd == DramCommand::wr;
+      // Soonest first; at equal times a row hit first; then the oldest (lower index).
+      if (!have || t < c.time || (t == c.time && column && !best_column)) {
+        c = Candidate{t, cmd, static_cast<int>(i), r.addr.rank, r.addr.bank_group, r.addr.bank};
+        have = true;
+      }
+    }
+    if (have) best = c;
+  }
+  if (!best) {
+    // Every request waits for a refresh of its rank that is not due yet
+    // cannot happen; requests wait only on due refreshes, handled above.
+    return out;
+  }
+  if (best->time > now) {
+    out.next = best->time;
+    return out;
+  }
+  issue(*best, now, out);
+  out.next = queued() ? now + 1 : never;
+  return out;
+}
+
+void DramChannel::issue(const Candidate& c, Time t, StepResult& out) {
+  out.issued = c.cmd;
+  m_next_cmd = t + 1;
+  Rank& rank = m_rank[c.rank];
+  if (c.cmd == DramCommand::ref) {
+    ++m_counts.ref;
+    rank.busy_until = t + m_t.tRFC;
+    rank.refresh_due += m_t.tREFI;
+    for (std::uint32_t g = 0; g < m_bank_groups; ++g)
+      for (std::uint32_t b = 0; b < m_banks_per_group; ++b) {
+        Bank& bank = m_banks[bank_index(c.rank, g, b)];
+        bank.next_act = std::max(bank.next_act, rank.busy_until);
+      }
+    return;
+  }
+  Bank& bank = m_banks[bank_index(c.rank, c.bg, c.bank)];
+  if (c.cmd == DramCommand::pre) {
+    ++m_counts.pre;
+    bank.open_row = -1;
+    bank.next_act = std::max(bank.next_act, t + m_t.tRP);
+    return;
+  }
+  std::vector<Request>& q = m_write_mode ? m_writes : m_reads;
+  const Request r = q[static_cast<std::size_t>(c.index)];
+  if (c.cmd == DramCommand::act) {
+    ++m_counts.act;
+    bank.open_row = r.addr.row;
+    bank.act_time = t;
+    bank.next_col = t + m_t.tRCD;
+    bank.next_pre = std::max(bank.next_pre, t + m_t.tRAS);
+    bank.next_act = std::max(bank.next_act, t + m_t.tRC);
+    rank.last_act = t;
+    rank.last_act_bg[c.bg] = t;
+    rank.faw[static_cast<std::size_t>(rank.faw_next)] = t;
+    rank.faw_next = (rank.faw_next + 1) % 4;
+    rank.faw_count = std::min(rank.faw_count + 1, 4);
+    return;
+  }
+  // A column command: the request's data moves and it leaves the queue.
+  const bool write = c.cmd == DramCommand::wr;
+  const Time data_start = t + (write ? m_t.tCWL : m_t.tCL);
+  const Time data_end = data_start + m_t.tBURST;
+  m_bus_free = data_end;
+  m_data_busy += m_t.tBURST;
+  m_last_col = t;
+  m_last_col_rank = c.rank;
+  m_last_col_bg = c.bg;
+  Time pre_at;
+  if (write) {
+    ++m_counts.wr;
+    m_last_write_end = data_end;
+    m_last_write_rank = c.rank;
+    m_last_write_bg = c.bg;
+    pre_at = data_end + m_t.tWR;
+  } else {
+    ++m_counts.rd;
+    m_last_read = t;
+    pre_at = t + m_t.tRTP;
+  }
+  bank.next_pre = std::max(bank.next_pre, pre_at);
+  if (m_closed_page) {
+    // Auto-precharge: the bank closes as soon as tRAS and tRTP/tWR allow.
+    ++m_counts.pre;
+    const Time closes = std::max(bank.next_pre, bank.act_time + m_t.tRAS);
+    bank.open_row = -1;
+    bank.next_act = std::max(bank.next_act, closes + m_t.tRP);
+  }
+  out.completed = Completion{r.tag, data_end};
+  q.erase(q.begin() + c.index);
+}
+
+}  // namespace eva

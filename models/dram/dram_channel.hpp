@@ -1,0 +1,122 @@
+#pragma once
+// One DRAM channel: bank state machines, timing constraints and an FR-FCFS
+// scheduler over a read queue and a write queue. Plain C++ in units of the
+// command clock (tCK); the SystemC controller calls step() when something can
+// happen, so time advances from command to command, never cycle by cycle.
+//
+// Scheduling (per step, at time `now`): among the requests of the active
+// queue, each needs one next command (RD/WR on a row hit, else PRE, else ACT)
+// that is legal from some earliest time; the command issued is the one legal
+// soonest, a column command (row hit) before a row command at the same time,
+// the oldest request first (first-ready, first-come first-served). A bank with
+// a queued hit on its open row is not precharged for another request. Writes
+// are drained in bursts between watermarks. Refresh is all-bank, per rank,
+// every tREFI: the rank's banks are precharged, REF blocks it for tRFC; while a
+// channel is idle, refreshes are accounted without simulating them.
+// Not modelled: rank-to-rank switching, power-down, per-bank refresh.
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "dram/address_mapper.hpp"
+#include "dram/dram_config.hpp"
+
+namespace eva {
+
+enum class DramCommand { act, pre, rd, wr, ref };
+
+struct DramCommandCounts {
+  std::uint64_t act = 0, pre = 0, rd = 0, wr = 0, ref = 0;
+};
+
+class DramChannel {
+ public:
+  using Time = std::int64_t;  // tCK
+  static constexpr Time never = std::numeric_limits<Time>::max();
+
+  struct Request {
+    std::uint64_t tag = 0;  // the caller's handle
+    bool write = false;
+    DramAddress addr;
+    Time arrival = 0;
+  };
+  struct Completion {
+    std::uint64_t tag = 0;
+    Time done = 0;  // last data beat transferred
+  };
+  struct StepResult {
+    std::optional<DramCommand> issued;  // the command issued at `now`, if any
+    std::optional<Completion> completed;
+    Time next = never;  // when to step again (never: idle)
+  };
+
+  explicit DramChannel(const DramConfig& config);
+
+  // Free entries in the queue a request of this kind goes to.
+  std::size_t room(bool write) const {
+    const std::size_t used = write ? m_writes.size() : m_reads.size(), cap = write ? m_write_cap : m_read_cap;
+    return used < cap ? cap - used : 0;
+  }
+  std::size_t queued() const { return m_reads.size() + m_writes.size(); }
+  // Queues a request arriving at `now` (the caller checks room()).
+  void enqueue(const Request& r, Time now);
+  // Issues at most one command at `now` and says when to come back.
+  StepResult step(Time now);
+
+  const DramCommandCounts& counts() const { return m_counts; }
+  Time data_busy() const { return m_data_busy; }  // cycles the data bus carried data
+
+ private:
+  struct Bank {
+    std::int64_t open_row = -1;
+    Time next_act = 0, next_pre = 0, next_col = 0, act_time = 0;
+  };
+  struct Rank {
+    Time last_act = -(1 << 30);
+    std::vector<Time> last_act_bg;
+    std::array<Time, 4> faw{};  // the last four ACTs, a ring
+    int faw_next = 0, faw_count = 0;
+    Time refresh_due = 0;
+    Time busy_until = 0;  // REF in progress
+  };
+  struct Candidate {
+    Time time = never;
+    DramCommand cmd = DramCommand::act;
+    int index = -1;  // in the active queue; -1: refresh
+    std::uint32_t rank = 0, bg = 0, bank = 0;
+  };
+
+  Bank& bank_of(const DramAddress& a) { return m_banks[bank_index(a.rank, a.bank_group, a.bank)]; }
+  std::size_t bank_index(std::uint32_t rank, std::uint32_t bg, std::uint32_t bank) const {
+    return (static_cast<std::size_t>(rank) * m_bank_groups + bg) * m_banks_per_group + bank;
+  }
+  Time act_ready(std::uint32_t rank, std::uint32_t bg, const Bank& b) const;
+  Time col_ready(bool write, std::uint32_t rank, std::uint32_t bg, const Bank& b) const;
+  void catch_up_refresh(Time now);
+  void update_mode();
+  std::optional<Candidate> refresh_candidate(Time now);
+  void issue(const Candidate& c, Time t, StepResult& out);
+
+  const DramConfig m_config;
+  const DramTimings m_t;
+  const std::uint32_t m_ranks, m_bank_groups, m_banks_per_group;
+  const std::size_t m_read_cap, m_write_cap, m_write_high, m_write_low;
+  const bool m_closed_page;
+  std::vector<Bank> m_banks;
+  std::vector<Rank> m_rank;
+  std::vector<Request> m_reads, m_writes;
+  bool m_write_mode = false;
+  // Channel-wide state: command bus, data bus, column-to-column spacing.
+  Time m_next_cmd = 0, m_bus_free = 0;
+  Time m_last_col = -(1 << 30);
+  std::uint32_t m_last_col_rank = 0, m_last_col_bg = 0;
+  Time m_last_read = -(1 << 30), m_last_write_end = -(1 << 30);
+  std::uint32_t m_last_write_rank = 0, m_last_write_bg = 0;
+  DramCommandCounts m_counts;
+  Time m_data_busy = 0;
+  std::vector<char> m_hit_pending;  // per bank, scratch for step()
+};
+
+}  // namespace eva

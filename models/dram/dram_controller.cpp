@@ -1,0 +1,153 @@
+#include "dram/dram_controller.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace eva {
+
+namespace {
+
+std::array<std::uint64_t, AddressMapper::fields> field_counts(const DramConfig& c) {
+  std::array<std::uint64_t, AddressMapper::fields> n{};
+  n[AddressMapper::ch] = static_cast<std::uint64_t>(c.channels);
+  n[AddressMapper::ra] = static_cast<std::uint64_t>(c.ranks);
+  n[AddressMapper::bg] = static_cast<std::uint64_t>(c.bank_groups);
+  n[AddressMapper::ba] = static_cast<std::uint64_t>(c.banks_per_group);
+  n[AddressMapper::ro] = static_cast<std::uint64_t>(c.rows);
+  n[AddressMapper::co] = c.row_bytes() / c.burst_bytes();
+  return n;
+}
+
+}  // namespace
+
+DramController::DramController(const sc_core::sc_module_name& name, const DramConfig& config)
+    : DramTarget(name, config.capacity_bytes()),
+      m_config(config),
+      m_mapper(config.address_mapping, config.burst_bytes(), field_counts(config)),
+      m_burst_bytes(config.burst_bytes()),
+      m_channels(static_cast<std::size_t>(config.channels), DramChannel(config)),
+      m_next(static_cast<std::size_t>(config.channels), DramChannel::never),
+      m_per_channel(static_cast<std::size_t>(config.channels)) {
+  m_stat_act = m_stats.add("act", "commands", "row activations");
+  m_stat_pre = m_stats.add("pre", "commands", "precharges (including auto-precharge)");
+  m_stat_rd = m_stats.add("rd", "commands", "read bursts");
+  m_stat_wr = m_stats.add("wr", "commands", "write bursts");
+  m_stat_ref = m_stats.add("ref", "commands", "all-bank refreshes");
+  m_stat_busy = m_stats.add("data_bus_busy_ns", "ns", "time the data buses carried data, summed over channels");
+  SC_HAS_PROCESS(DramController);
+  SC_METHOD(schedule);
+  sensitive << m_wake;
+  dont_initialize();
+}
+
+DramChannel::Time DramController::now_tck() const {
+  const double ps = sc_core::sc_time_stamp().to_seconds() * 1e12;
+  return static_cast<DramChannel::Time>(std::ceil(ps / m_config.tck_ps - 1e-6));
+}
+
+bool DramController::accept(tlm::tlm_generic_payload& trans) {
+  const std::uint64_t first = trans.get_address() / m_burst_bytes;
+  const std::uint64_t last = (trans.get_address() + trans.get_data_length() - 1) / m_burst_bytes;
+  const bool write = trans.is_write();
+  std::fill(m_per_channel.begin(), m_per_channel.end(), 0);
+  for (std::uint64_t b = first; b <= last; ++b) ++m_per_channel[m_mapper.decode(b * m_burst_bytes).channel];
+  // All of a request's bursts must fit; one larger than a whole queue is taken
+  // when that queue is empty, so that no request size can hang the controller.
+  for (std::size_t c = 0; c < m_channels.size(); ++c)
+    if (m_per_channel[c] > m_channels[c].room(write) && m_channels[c].queued() > 0) return false;
+  std::uint32_t tag;
+  if (m_free_tags.empty()) {
+    tag = static_cast<std::uint32_t>(m_in_flight.size());
+    m_in_flight.emplace_back();
+  } else {
+    tag = m_free_tags.back();
+    m_free_tags.pop_back();
+  }
+  m_in_flight[tag] = InFlight{&trans, static_cast<std::uint32_t>(last - first + 1), 0};
+  const DramChannel::Time now = now_tck();
+  for (std::uint64_t b = first; b <= last; ++b) {
+    const DramAddress a = m_mapper.decode(b * m_burst_bytes);
+    m_channels[a.channel].enqueue(DramChannel::Request{tag, write, a, now}, now);
+    m_next[a.channel] = std::min(m_next[a.channel], now);
+  }
+  m_wake.notify(at_tck(now) - sc_core::sc_time_stamp());
+  return true;
+}
+
+void DramController::schedule() {
+  const DramChannel::Time now = now_tck();
+  DramChannel::Time next = DramChannel::never;
+  bool freed = false;
+  for (std::size_t c = 0; c < m_channels.size(); ++c) {
+    if (m_next[c] <= now) {
+      const DramChannel::StepResult r = m_channels[c].step(now);
+      m_next[c] = r.next;
+      if (r.completed) {
+        freed = true;
+        InFlight& f = m_in_flight[r.completed->tag];
+        f.last_done = std::max(f.last_done, r.completed->done);
+        if (--f.bursts_left == 0) {
+          complete(*f.trans, at_tck(f.last_done));
+          f.trans = nullptr;
+          m_free_tags.push_back(static_cast<std::uint32_t>(r.completed->tag));
+        }
+      }
+    }
+    next = std::min(next, m_next[c]);
+  }
+  if (next != DramChannel::never) m_wake.notify(at_tck(next) - sc_core::sc_time_stamp());
+  if (freed) retry_held();
+}
+
+DramCommandCounts DramController::counts() const {
+  DramCommandCounts sum;
+  for (const auto& ch : m_channels) {
+    const auto& c = ch.counts();
+    sum.act += c.act;
+    sum.pre += c.pre;
+    sum.rd += c.rd;
+    sum.wr += c.wr;
+    sum.ref += c.ref;
+  }
+  return sum;
+}
+
+void DramController::flush_stats() {
+  const DramCommandCounts c = counts();
+  m_stats.set(m_stat_act, static_cast<double>(c.act));
+  m_stats.set(m_stat_pre, static_cast<double>(c.pre));
+  m_stats.set(m_stat_rd, static_cast<double>(c.rd));
+  m_stats.set(m_stat_wr, static_cast<double>(c.wr));
+  m_stats.set(m_stat_ref, static_cast<double>(c.ref));
+  double busy = 0;
+  for (const auto& ch : m_channels) busy += static_cast<double>(ch.data_busy()) * m_config.tck_ps * 1e-3;
+  m_stats.set(m_stat_busy, busy);
+}
+
+DramController::CommandEnergy DramController::command_energy(const DramConfig& c) {
+  const DramPower& p = c.power;
+  const DramTimings& t = c.timing;
+  const double ns = c.tck_ps * 1e-3;  // mA x ns x V = pJ
+  const double scale = p.vdd * p.devices_per_rank;
+  CommandEnergy e;
+  e.act_pre = ((p.idd0 - p.idd3n) * t.tRAS + (p.idd0 - p.idd2n) * t.tRP) * ns * scale;
+  e.rd = (p.idd4r - p.idd3n) * t.tBURST * ns * scale;
+  e.wr = (p.idd4w - p.idd3n) * t.tBURST * ns * scale;
+  e.ref = (p.idd5 - p.idd3n) * t.tRFC * ns * scale;
+  e.background_w = p.idd3n * 1e-3 * scale * c.ranks * c.channels;
+  return e;
+}
+
+double DramController::energy_j(const sc_core::sc_time& elapsed) const {
+  const CommandEnergy e = command_energy(m_config);
+  const DramCommandCounts c = counts();
+  const double pj = static_cast<double>(c.act) * e.act_pre + static_cast<double>(c.rd) * e.rd +
+                    static_cast<double>(c.wr) * e.wr + static_cast<double>(c.ref) * e.ref;
+  return pj * 1e-12 + e.background_w * elapsed.to_seconds();
+}
+
+sc_core::sc_time DramController::access_latency() const {
+  return at_tck(m_config.timing.tCL + m_config.timing.tBURST);
+}
+
+}  // namespace eva

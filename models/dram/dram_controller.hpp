@@ -1,0 +1,70 @@
+#pragma once
+// The DRAM controller with device timing (`timed` presets): requests are cut
+// into bursts, each burst routed by the address mapping to its channel, and
+// every channel schedules its bursts with FR-FCFS against the device's bank
+// and bus constraints (DramChannel). A transaction is answered when its last
+// burst's data has moved. Back-pressure: a request is refused while any of
+// its channels' queues is full.
+//
+// Energy per command follows DRAMPower's simplified equations from the
+// preset's currents (device core; no I/O or termination), per rank:
+//   ACT+PRE  ((IDD0-IDD3N) tRAS + (IDD0-IDD2N) tRP) VDD
+//   RD / WR  (IDD4R/W - IDD3N) tBURST VDD
+//   REF      (IDD5 - IDD3N) tRFC VDD
+//   background IDD3N VDD for the whole run (active standby: power-down is
+//   not modelled, so this is an upper bound)
+// all times devices_per_rank.
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+
+#include "dram/address_mapper.hpp"
+#include "dram/dram_channel.hpp"
+#include "dram/dram_config.hpp"
+#include "dram/dram_target.hpp"
+
+namespace eva {
+
+class DramController : public DramTarget {
+ public:
+  DramController(const sc_core::sc_module_name& name, const DramConfig& config);
+
+  double peak_bytes_per_second() const override { return m_config.peak_bytes_per_second(); }
+  double energy_j(const sc_core::sc_time& elapsed) const override;
+  sc_core::sc_time access_latency() const override;
+  DramCommandCounts counts() const;
+  // Picojoules per command, from the preset's currents.
+  struct CommandEnergy {
+    double act_pre = 0, rd = 0, wr = 0, ref = 0, background_w = 0;
+  };
+  static CommandEnergy command_energy(const DramConfig& c);
+  void flush_stats() override;
+
+ private:
+  bool accept(tlm::tlm_generic_payload& trans) override;
+  void schedule();
+  DramChannel::Time now_tck() const;
+  sc_core::sc_time at_tck(DramChannel::Time t) const {
+    return sc_core::sc_time(static_cast<double>(t) * m_config.tck_ps, sc_core::SC_PS);
+  }
+
+  struct InFlight {
+    tlm::tlm_generic_payload* trans = nullptr;
+    std::uint32_t bursts_left = 0;
+    DramChannel::Time last_done = 0;
+  };
+
+  const DramConfig m_config;
+  const AddressMapper m_mapper;
+  const std::uint64_t m_burst_bytes;
+  std::vector<DramChannel> m_channels;
+  std::vector<DramChannel::Time> m_next;  // per channel: when to step it
+  std::vector<InFlight> m_in_flight;      // indexed by tag
+  std::vector<std::uint32_t> m_free_tags;
+  std::vector<std::uint32_t> m_per_channel;  // scratch: bursts per channel of one request
+  sc_core::sc_event m_wake;
+  std::size_t m_stat_act, m_stat_pre, m_stat_rd, m_stat_wr, m_stat_ref, m_stat_busy;
+};
+
+}  // namespace eva

@@ -1,0 +1,179 @@
+#include "dram/dram_target.hpp"
+
+#include "common/timing_only.hpp"
+
+namespace eva {
+
+DramTarget::DramTarget(const sc_core::sc_module_name& name, double capacity_bytes)
+    : sc_module(name),
+      target_socket("target_socket"),
+      m_stats("dram"),
+      m_capacity(capacity_bytes),
+      m_peq(this, &DramTarget::on_peq) {
+  target_socket.register_nb_transport_fw(this, &DramTarget::nb_transport_fw);
+  target_socket.register_b_transport(this, &DramTarget::b_transport);
+  target_socket.register_transport_dbg(this, &DramTarget::transport_dbg);
+  target_socket.register_get_direct_mem_ptr(this, &DramTarget::get_direct_mem_ptr);
+  m_reads = m_stats.add("reads", "requests", "read requests served");
+  m_writes = m_stats.add("writes", "requests", "write requests served");
+  m_bytes_read = m_stats.add("bytes_read", "B", "bytes read");
+  m_bytes_written = m_stats.add("bytes_written", "B", "bytes written");
+}
+
+bool DramTarget::check(tlm::tlm_generic_payload& trans) const {
+  const std::uint64_t end = trans.get_address() + trans.get_data_length();
+  if (trans.get_data_length() == 0 || end < trans.get_address() || static_cast<double>(end) > m_capacity) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return false;
+  }
+  if (trans.get_byte_enable_ptr()) {
+    trans.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    return false;
+  }
+  if (trans.get_streaming_width() < trans.get_data_length()) {
+    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return false;
+  }
+  if (trans.get_command() == tlm::TLM_IGNORE_COMMAND) {
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return false;
+  }
+  return true;
+}
+
+bool DramTarget::try_accept(tlm::tlm_generic_payload& trans) {
+  if (!accept(trans)) return false;
+  const double len = static_cast<double>(trans.get_data_length());
+  if (trans.is_write()) {
+    // The data is captured when the request is taken.
+    if (!is_timing_only(trans))
+      m_storage.write(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
+    m_stats.inc(m_writes);
+    m_stats.inc(m_bytes_written, len);
+  } else {
+    m_stats.inc(m_reads);
+    m_stats.inc(m_bytes_read, len);
+  }
+  return true;
+}
+
+tlm::tlm_sync_enum DramTarget::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                               sc_core::sc_time& delay) {
+  if (phase == tlm::BEGIN_REQ) {
+    if (!check(trans)) {
+      phase = tlm::BEGIN_RESP;
+      return tlm::TLM_COMPLETED;
+    }
+    if (delay != sc_core::SC_ZERO_TIME) {
+      // An annotated request is taken when its time comes.
+      m_peq.notify(trans, phase, delay);
+      return tlm::TLM_ACCEPTED;
+    }
+    if (m_held || !try_accept(trans)) {
+      m_held = &trans;
+      return tlm::TLM_ACCEPTED;
+    }
+    phase = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+  if (phase == tlm::END_RESP) {
+    m_response_busy = false;
+    send_pending();
+    return tlm::TLM_COMPLETED;
+  }
+  SC_REPORT_ERROR(name(), "unexpected phase on the forward path");
+  return tlm::TLM_COMPLETED;
+}
+
+void DramTarget::on_peq(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase) {
+  if (phase == tlm::BEGIN_REQ) {  // a request annotated into the future has arrived
+    if (m_held || !try_accept(trans)) {
+      m_held = &trans;
+      return;
+    }
+    tlm::tlm_phase p = tlm::END_REQ;
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    target_socket->nb_transport_bw(trans, p, d);
+    return;
+  }
+  // BEGIN_RESP: the data has moved.
+  if (trans.is_read() && !is_timing_only(trans))
+    m_storage.read(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  const auto blocking = m_blocking.find(&trans);
+  if (blocking != m_blocking.end()) {
+    blocking->second->notify(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  m_responses.push_back(&trans);
+  send_pending();
+}
+
+void DramTarget::send_pending() {
+  while (!m_response_busy && !m_responses.empty()) {
+    tlm::tlm_generic_payload* trans = m_responses.front();
+    m_responses.pop_front();
+    send_response(*trans);
+  }
+}
+
+void DramTarget::send_response(tlm::tlm_generic_payload& trans) {
+  tlm::tlm_phase phase = tlm::BEGIN_RESP;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  const tlm::tlm_sync_enum s = target_socket->nb_transport_bw(trans, phase, delay);
+  if (s == tlm::TLM_ACCEPTED) m_response_busy = true;  // END_RESP will follow
+}
+
+void DramTarget::complete(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at) {
+  m_peq.notify(trans, tlm::BEGIN_RESP, at - sc_core::sc_time_stamp());
+}
+
+void DramTarget::retry_held() {
+  m_room.notify(sc_core::SC_ZERO_TIME);
+  if (!m_held || !try_accept(*m_held)) return;
+  tlm::tlm_generic_payload* trans = m_held;
+  m_held = nullptr;
+  tlm::tlm_phase phase = tlm::END_REQ;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  target_socket->nb_transport_bw(*trans, phase, delay);
+}
+
+void DramTarget::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  // Blocking callers go through the same timing: wait for the annotated
+  // time, for room, and for the data.
+  if (!check(trans)) return;
+  if (delay != sc_core::SC_ZERO_TIME) wait(delay);
+  delay = sc_core::SC_ZERO_TIME;
+  sc_core::sc_event done;
+  m_blocking[&trans] = &done;
+  while (m_held || !try_accept(trans)) wait(m_room);
+  wait(done);
+  m_blocking.erase(&trans);
+}
+
+unsigned int DramTarget::transport_dbg(tlm::tlm_generic_payload& trans) {
+  if (!check(trans)) return 0;
+  if (trans.is_read())
+    m_storage.read(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
+  else
+    m_storage.write(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  return trans.get_data_length();
+}
+
+bool DramTarget::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+  // One page of storage at a time (allocated on request): sparse storage has
+  // no larger contiguous region.
+  const std::uint64_t page = trans.get_address() / SparseStorage::page_bytes;
+  const std::uint64_t start = page * SparseStorage::page_bytes;
+  if (static_cast<double>(start + SparseStorage::page_bytes) > m_capacity) return false;
+  dmi.set_dmi_ptr(m_storage.page_data(page));
+  dmi.set_start_address(start);
+  dmi.set_end_address(start + SparseStorage::page_bytes - 1);
+  dmi.allow_read_write();
+  dmi.set_read_latency(access_latency());
+  dmi.set_write_latency(access_latency());
+  return true;
+}
+
+}  // namespace eva

@@ -1,0 +1,77 @@
+#pragma once
+// What every DRAM model shares as a TLM-2.0 target: sparse storage, the
+// approximately-timed protocol (BEGIN_REQ/END_REQ/BEGIN_RESP/END_RESP, with a
+// payload event queue for responses and back-pressure when the model has no
+// room), a blocking b_transport that goes through the same timing, debug
+// transport, DMI into storage, and traffic counters.
+//
+// A model derives and implements accept(): take a request now or refuse it
+// (no room); when it has room again it calls retry_held(), and when a
+// request's data has all moved it calls complete() with the time.
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/peq_with_cb_and_phase.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "common/stats.hpp"
+#include "dram/sparse_storage.hpp"
+
+namespace eva {
+
+class DramTarget : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<DramTarget> target_socket;
+
+  DramTarget(const sc_core::sc_module_name& name, double capacity_bytes);
+  DramTarget(const DramTarget&) = delete;
+  DramTarget& operator=(const DramTarget&) = delete;
+
+  SparseStorage& storage() { return m_storage; }
+  std::uint64_t bytes_read() const { return static_cast<std::uint64_t>(m_stats.get(m_bytes_read)); }
+  std::uint64_t bytes_written() const { return static_cast<std::uint64_t>(m_stats.get(m_bytes_written)); }
+  const StatGroup& stats() const { return m_stats; }
+
+  virtual double peak_bytes_per_second() const = 0;
+  // Energy of the run so far, `elapsed` long.
+  virtual double energy_j(const sc_core::sc_time& elapsed) const = 0;
+  // Latency of one isolated access (the DMI latency).
+  virtual sc_core::sc_time access_latency() const = 0;
+  // Brings the statistics up to date (before a report).
+  virtual void flush_stats() {}
+
+ protected:
+  // Takes `trans` at the current time, or returns false when there is no room.
+  virtual bool accept(tlm::tlm_generic_payload& trans) = 0;
+  // The request's data has all moved at absolute time `at` (>= now).
+  void complete(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at);
+  // There may be room again for a refused request.
+  void retry_held();
+  StatGroup m_stats;
+
+ private:
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
+  void on_peq(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase);
+  bool check(tlm::tlm_generic_payload& trans) const;
+  bool try_accept(tlm::tlm_generic_payload& trans);
+  void send_response(tlm::tlm_generic_payload& trans);
+  void send_pending();
+
+  double m_capacity;
+  SparseStorage m_storage;
+  tlm_utils::peq_with_cb_and_phase<DramTarget> m_peq;
+  tlm::tlm_generic_payload* m_held = nullptr;  // a BEGIN_REQ refused for lack of room
+  bool m_response_busy = false;                // a BEGIN_RESP awaits END_RESP
+  std::deque<tlm::tlm_generic_payload*> m_responses;
+  std::unordered_map<tlm::tlm_generic_payload*, sc_core::sc_event*> m_blocking;  // b_transport callers
+  sc_core::sc_event m_room;
+  std::size_t m_reads, m_writes, m_bytes_read, m_bytes_written;
+};
+
+}  // namespace eva
