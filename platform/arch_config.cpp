@@ -103,6 +103,8 @@ void validate_dram(const DramConfig& d, const ConfigReader& r, const ParamSet& p
     r.fail("dram.timing.tCCD_L", "the _L (same bank group) timings must be at least their _S ones");
   if (t.tCCD_S < 1) r.fail("dram.timing.tCCD_S", "expected at least 1");
   if (t.tREFI <= t.tRFC) r.fail("dram.timing.tREFI", "expected more than tRFC");
+  if (d.refresh == RefreshMode::per_bank && (t.tRFCpb < 1 || t.tREFIpb <= t.tRFCpb))
+    r.fail("dram.timing.tREFIpb", "per-bank refresh needs tRFCpb >= 1 and tREFIpb > tRFCpb");
   if (d.write_low >= d.write_high || d.write_high > d.write_queue)
     r.fail("dram.write_high", "expected write_low < write_high <= write_queue");
 }
@@ -142,6 +144,23 @@ ArchConfig load_arch(const ArchRequest& request) {
   validate(config, reader);
   validate_dram(config.dram, reader, params);
   return config;
+}
+
+DramConfig load_dram(const std::optional<std::string>& preset, const std::vector<std::string>& sets) {
+  ParamSet over;
+  for (const auto& s : sets) over.set_override(s);
+  std::string name = "ideal";
+  if (auto from_set = scalar(over, "dram.preset")) name = *from_set;
+  if (preset) name = *preset;
+  ParamSet params = load_named(name, dram_dir, builtin_dram_names(), "--dram", "dram.");
+  params.merge(over);
+  if (!params.find("dram.preset")) params.set("dram.preset", name, "--dram " + name);
+  DramConfig dram;
+  ConfigReader reader(params, "DRAM preset " + name);
+  reader.section("dram", dram);
+  reader.finish();
+  validate_dram(dram, reader, params);
+  return dram;
 }
 
 std::string to_yaml(ArchConfig config) {

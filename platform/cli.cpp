@@ -281,11 +281,44 @@ int cmd_validate(const std::string& command, const std::vector<std::string>& arg
 
 int cmd_dram_bench(const std::string& command, const std::vector<std::string>& args) {
   po::options_description d("dram-bench options");
-  d.add_options()("pattern", po::value<std::string>(), "seq|random|strided|mix")("bytes", po::value<std::string>(),
-                                                                                 "bytes to move");
+  d.add_options()("pattern", po::value<std::string>(), "seq|random|strided|mix")(
+      "bytes", po::value<std::string>()->default_value("8388608"), "bytes to move")(
+      "request-bytes", po::value<std::string>()->default_value("64"), "bytes per request")(
+      "outstanding", po::value<std::string>()->default_value("128"), "requests in flight")(
+      "stride", po::value<std::string>()->default_value("4096"), "strided: bytes between requests")(
+      "span", po::value<std::string>()->default_value("1073741824"), "random/strided/mix: address range, bytes")(
+      "seed", po::value<std::string>()->default_value("1"), "random: seed");
   add_sim_options(d);
-  parse(command, args, d);
-  not_built(command, "the DRAM benchmark comes with the DRAM controller model");
+  const auto vm = parse(command, args, d);
+  const SimOptions s = sim_options(vm);
+  check_output(s.json, "--json");
+  TrafficConfig t;
+  const std::string pattern = required(vm, command, "pattern");
+  static const std::map<std::string, TrafficPattern> patterns = {{"seq", TrafficPattern::seq},
+                                                                 {"random", TrafficPattern::random},
+                                                                 {"strided", TrafficPattern::strided},
+                                                                 {"mix", TrafficPattern::mix}};
+  const auto p = patterns.find(pattern);
+  if (p == patterns.end()) throw InputError(fmt::format("--pattern: expected seq, random, strided or mix, got '{}'", pattern));
+  t.pattern = p->second;
+  t.request_bytes = positive("--request-bytes", vm["request-bytes"].as<std::string>(), 1 << 20);
+  t.bytes = positive("--bytes", vm["bytes"].as<std::string>(), 1ull << 40);
+  if (t.bytes < t.request_bytes) throw InputError("--bytes: expected at least --request-bytes");
+  t.outstanding = positive("--outstanding", vm["outstanding"].as<std::string>(), 1 << 16);
+  t.stride = positive("--stride", vm["stride"].as<std::string>(), 1ull << 40);
+  t.span = positive("--span", vm["span"].as<std::string>(), 1ull << 50);
+  if (t.span < 2 * t.request_bytes) throw InputError("--span: expected at least two requests' worth of bytes");
+  t.seed = positive("--seed", vm["seed"].as<std::string>(), ~0ull);
+  const DramConfig dram = load_dram(s.dram, s.sets);
+  const nlohmann::json r = simulate_dram_bench(dram, t);
+  if (s.json) write_file_atomic(*s.json, r.dump(2) + "\n");
+  std::cout << fmt::format(
+      "{} {}: {:.2f} GB/s of {:.2f} peak ({:.1f}%), latency mean {:.1f} ns, p99 {:.1f} ns; {} requests, {:.2f} M "
+      "transactions per wall-clock second\n",
+      r["dram"].get<std::string>(), pattern, r["bandwidth_gbps"].get<double>(), r["peak_gbps"].get<double>(),
+      100.0 * r["efficiency"].get<double>(), r["latency_ns_mean"].get<double>(), r["latency_ns_p99"].get<double>(),
+      r["requests"].get<std::uint64_t>(), r["transactions_per_wall_s"].get<double>() * 1e-6);
+  return 0;
 }
 
 const std::map<std::string, Command>& commands() {

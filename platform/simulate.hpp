@@ -6,7 +6,10 @@
 #include <cstdint>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "arch_config.hpp"
+#include "dram/traffic_generator.hpp"
 #include "report.hpp"
 
 namespace eva {
@@ -21,5 +24,9 @@ Report simulate_gemms(const ArchConfig& config, const std::vector<GemmShape>& sh
 inline Report simulate_gemm(const ArchConfig& config, const GemmShape& shape) {
   return simulate_gemms(config, {shape});
 }
+
+// Drives a DRAM model with a traffic pattern and reports bandwidth,
+// efficiency, latency (mean, p99, max), commands and energy.
+nlohmann::json simulate_dram_bench(const DramConfig& dram, const TrafficConfig& traffic);
 
 }  // namespace eva

@@ -15,12 +15,15 @@ DramChannel::DramChannel(const DramConfig& config)
       m_write_high(static_cast<std::size_t>(config.write_high)),
       m_write_low(static_cast<std::size_t>(config.write_low)),
       m_closed_page(config.page_policy == PagePolicy::closed),
+      m_per_bank_refresh(config.refresh == RefreshMode::per_bank),
+      m_refi(m_per_bank_refresh ? config.timing.tREFIpb : config.timing.tREFI),
+      m_rfc(m_per_bank_refresh ? config.timing.tRFCpb : config.timing.tRFC),
       m_banks(static_cast<std::size_t>(m_ranks) * m_bank_groups * m_banks_per_group),
       m_rank(m_ranks),
       m_hit_pending(m_banks.size()) {
   for (auto& r : m_rank) {
     r.last_act_bg.assign(m_bank_groups, -(1 << 30));
-    r.refresh_due = m_t.tREFI;
+    r.refresh_due = m_refi;
   }
 }
 
@@ -30,22 +33,23 @@ void DramChannel::enqueue(const Request& r, Time now) {
 }
 
 void DramChannel::catch_up_refresh(Time now) {
-  // While idle every bank could be precharged and refreshed on time: count
-  // those refreshes, and let the last one finish if it still runs at `now`.
+  // While idle every refresh could run on time: count those that would have
+  // finished by `now`; one still running or due is left to the scheduler.
+  const std::uint32_t banks = m_bank_groups * m_banks_per_group;
   for (auto& rank : m_rank) {
-    while (rank.refresh_due + m_t.tRFC <= now) {
-      const Time start = std::max(rank.refresh_due, rank.busy_until);
-      rank.busy_until = start + m_t.tRFC;
-      rank.refresh_due += m_t.tREFI;
-      ++m_counts.ref;
-    }
+    if (rank.refresh_due + m_rfc > now) continue;
+    const Time n = (now - m_rfc - rank.refresh_due) / m_refi + 1;
+    rank.refresh_due += n * m_refi;
+    m_counts.ref += static_cast<std::uint64_t>(n);
+    rank.ref_bank = static_cast<std::uint32_t>((rank.ref_bank + static_cast<std::uint64_t>(n)) % banks);
   }
-  for (std::uint32_t r = 0; r < m_ranks; ++r)
-    for (std::uint32_t g = 0; g < m_bank_groups; ++g)
-      for (std::uint32_t b = 0; b < m_banks_per_group; ++b) {
-        Bank& bank = m_banks[bank_index(r, g, b)];
-        bank.next_act = std::max(bank.next_act, m_rank[r].busy_until);
-      }
+}
+
+bool DramChannel::blocked_by_refresh(const DramAddress& a, Time now) const {
+  const Rank& rank = m_rank[a.rank];
+  if (rank.refresh_due > now) return false;
+  if (!m_per_bank_refresh) return true;
+  return a.bank_group * m_banks_per_group + a.bank == rank.ref_bank;
 }
 
 DramChannel::Time DramChannel::act_ready(std::uint32_t rank, std::uint32_t bg, const Bank& b) const {
@@ -81,13 +85,14 @@ std::optional<DramChannel::Candidate> DramChannel::refresh_candidate(Time now) {
   std::optional<Candidate> best;
   for (std::uint32_t r = 0; r < m_ranks; ++r) {
     if (m_rank[r].refresh_due > now) continue;
-    // Precharge the open banks (hits or not), then refresh the rank.
+    // Precharge the bank(s) to refresh (hits or not), then refresh.
     Candidate c;
     c.rank = r;
     bool all_closed = true;
     Time ref_at = std::max(m_rank[r].busy_until, m_next_cmd);
     for (std::uint32_t g = 0; g < m_bank_groups; ++g)
       for (std::uint32_t b = 0; b < m_banks_per_group; ++b) {
+        if (m_per_bank_refresh && g * m_banks_per_group + b != m_rank[r].ref_bank) continue;
         const Bank& bank = m_banks[bank_index(r, g, b)];
         if (bank.open_row >= 0) {
           const Time t = std::max(bank.next_pre, m_next_cmd);
@@ -117,8 +122,9 @@ DramChannel::StepResult DramChannel::step(Time now) {
   update_mode();
   std::vector<Request>& q = m_write_mode ? m_writes : m_reads;
 
-  std::optional<Candidate> best = refresh_candidate(now);
-  if (!best) {
+  const std::optional<Candidate> refresh = refresh_candidate(now);
+  std::optional<Candidate> best;
+  {
     std::fill(m_hit_pending.begin(), m_hit_pending.end(), 0);
     for (const Request& r : q) {
       const Bank& b = bank_of(r.addr);
@@ -130,7 +136,7 @@ DramChannel::StepResult DramChannel::step(Time now) {
     for (std::size_t i = 0; i < q.size(); ++i) {
       const Request& r = q[i];
       const Bank& b = bank_of(r.addr);
-      if (m_rank[r.addr.rank].refresh_due <= now) continue;
+      if (blocked_by_refresh(r.addr, now)) continue;
       DramCommand cmd;
       Time t;
       if (b.open_row == static_cast<std::int64_t>(r.addr.row)) {
@@ -155,11 +161,9 @@ DramChannel::StepResult DramChannel::step(Time now) {
     }
     if (have) best = c;
   }
-  if (!best) {
-    // Every request waits for a refresh of its rank that is not due yet
-    // cannot happen; requests wait only on due refreshes, handled above.
-    return out;
-  }
+  // A due refresh goes first unless a request can issue sooner.
+  if (refresh && (!best || refresh->time <= best->time)) best = refresh;
+  if (!best) return out;
   if (best->time > now) {
     out.next = best->time;
     return out;
@@ -175,8 +179,14 @@ void DramChannel::issue(const Candidate& c, Time t, StepResult& out) {
   Rank& rank = m_rank[c.rank];
   if (c.cmd == DramCommand::ref) {
     ++m_counts.ref;
-    rank.busy_until = t + m_t.tRFC;
-    rank.refresh_due += m_t.tREFI;
+    rank.refresh_due += m_refi;
+    if (m_per_bank_refresh) {
+      Bank& bank = m_banks[bank_index(c.rank, rank.ref_bank / m_banks_per_group, rank.ref_bank % m_banks_per_group)];
+      bank.next_act = std::max(bank.next_act, t + m_rfc);
+      rank.ref_bank = (rank.ref_bank + 1) % (m_bank_groups * m_banks_per_group);
+      return;
+    }
+    rank.busy_until = t + m_rfc;
     for (std::uint32_t g = 0; g < m_bank_groups; ++g)
       for (std::uint32_t b = 0; b < m_banks_per_group; ++b) {
         Bank& bank = m_banks[bank_index(c.rank, g, b)];

@@ -11,9 +11,11 @@
 // the oldest request first (first-ready, first-come first-served). A bank with
 // a queued hit on its open row is not precharged for another request. Writes
 // are drained in bursts between watermarks. Refresh is all-bank, per rank,
-// every tREFI: the rank's banks are precharged, REF blocks it for tRFC; while a
-// channel is idle, refreshes are accounted without simulating them.
-// Not modelled: rank-to-rank switching, power-down, per-bank refresh.
+// every tREFI: the rank's banks are precharged, REF blocks it for tRFC; or
+// per bank, every tREFIpb the next bank in turn is precharged and blocked for
+// tRFCpb while the others keep working (LPDDR4/5, HBM2). While a channel is
+// idle, refreshes are accounted without simulating them.
+// Not modelled: rank-to-rank switching, power-down.
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -79,7 +81,8 @@ class DramChannel {
     std::array<Time, 4> faw{};  // the last four ACTs, a ring
     int faw_next = 0, faw_count = 0;
     Time refresh_due = 0;
-    Time busy_until = 0;  // REF in progress
+    Time busy_until = 0;         // all-bank REF in progress
+    std::uint32_t ref_bank = 0;  // per-bank refresh: the bank whose turn it is
   };
   struct Candidate {
     Time time = never;
@@ -87,6 +90,8 @@ class DramChannel {
     int index = -1;  // in the active queue; -1: refresh
     std::uint32_t rank = 0, bg = 0, bank = 0;
   };
+  // What a due refresh keeps requests away from.
+  bool blocked_by_refresh(const DramAddress& a, Time now) const;
 
   Bank& bank_of(const DramAddress& a) { return m_banks[bank_index(a.rank, a.bank_group, a.bank)]; }
   std::size_t bank_index(std::uint32_t rank, std::uint32_t bg, std::uint32_t bank) const {
@@ -103,7 +108,8 @@ class DramChannel {
   const DramTimings m_t;
   const std::uint32_t m_ranks, m_bank_groups, m_banks_per_group;
   const std::size_t m_read_cap, m_write_cap, m_write_high, m_write_low;
-  const bool m_closed_page;
+  const bool m_closed_page, m_per_bank_refresh;
+  const Time m_refi, m_rfc;  // of the refresh mode in use
   std::vector<Bank> m_banks;
   std::vector<Rank> m_rank;
   std::vector<Request> m_reads, m_writes;

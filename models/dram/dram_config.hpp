@@ -32,11 +32,23 @@ struct EnumNames<PagePolicy> {
   }
 };
 
-// Device timing in clock cycles (tCK) of the command clock.
+enum class RefreshMode { all_bank, per_bank };
+template <>
+struct EnumNames<RefreshMode> {
+  static const std::vector<std::pair<std::string_view, RefreshMode>>& list() {
+    static const std::vector<std::pair<std::string_view, RefreshMode>> names = {
+        {"all_bank", RefreshMode::all_bank}, {"per_bank", RefreshMode::per_bank}};
+    return names;
+  }
+};
+
+// Device timing in clock cycles (tCK) of the command clock. The defaults are
+// DDR4-3200AA's (platform/configs/dram/ddr4-3200.yaml gives their sources).
 struct DramTimings {
   int tRCD = 22, tRP = 22, tRAS = 52, tRC = 74, tCL = 22, tCWL = 16, tBURST = 4;
   int tCCD_S = 4, tCCD_L = 8, tRRD_S = 4, tRRD_L = 8, tFAW = 34, tWTR_S = 4, tWTR_L = 12;
   int tRTP = 12, tWR = 24, tRFC = 560, tREFI = 12480;
+  int tRFCpb = 0, tREFIpb = 0;  // per-bank refresh (refresh: per_bank); DDR4 has none
 
   template <class V>
   void visit(V& v) {
@@ -59,6 +71,8 @@ struct DramTimings {
     v.field("tWR", tWR, cycles, "write data end to PRE");
     v.field("tRFC", tRFC, between(1, 1 << 24), "REF to any command");
     v.field("tREFI", tREFI, between(1, 1 << 28), "refresh interval");
+    v.field("tRFCpb", tRFCpb, between(0, 1 << 24), "per-bank REF to the bank's next ACT");
+    v.field("tREFIpb", tREFIpb, between(0, 1 << 28), "per-bank refresh interval (one bank each)");
   }
 };
 
@@ -103,6 +117,7 @@ struct DramConfig {
   double tck_ps = 625.0;
   DramTimings timing;
   PagePolicy page_policy = PagePolicy::open;
+  RefreshMode refresh = RefreshMode::all_bank;
   // Address bits from most to least significant; the burst offset sits below.
   std::string address_mapping = "ro,ra,ba,co,bg,ch";
   int read_queue = 32, write_queue = 32;  // entries per channel (bursts)
@@ -129,6 +144,7 @@ struct DramConfig {
     v.field("tck_ps", tck_ps, positive_up_to(1e6), "timed: command clock period, ps");
     v.section("timing", timing);
     v.field("page_policy", page_policy, "timed: open | closed");
+    v.field("refresh", refresh, "timed: all_bank | per_bank");
     v.field("address_mapping", address_mapping, "timed: fields ro,ra,bg,ba,co,ch from MSB to LSB");
     v.field("read_queue", read_queue, between(1, 4096), "timed: read queue entries per channel");
     v.field("write_queue", write_queue, between(1, 4096), "timed: write queue entries per channel");

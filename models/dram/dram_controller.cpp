@@ -134,6 +134,8 @@ DramController::CommandEnergy DramController::command_energy(const DramConfig& c
   e.rd = (p.idd4r - p.idd3n) * t.tBURST * ns * scale;
   e.wr = (p.idd4w - p.idd3n) * t.tBURST * ns * scale;
   e.ref = (p.idd5 - p.idd3n) * t.tRFC * ns * scale;
+  // A per-bank refresh refreshes one bank's share of what an all-bank one does.
+  if (c.refresh == RefreshMode::per_bank) e.ref /= c.bank_groups * c.banks_per_group;
   e.background_w = p.idd3n * 1e-3 * scale * c.ranks * c.channels;
   return e;
 }

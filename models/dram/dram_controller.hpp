@@ -10,7 +10,7 @@
 // preset's currents (device core; no I/O or termination), per rank:
 //   ACT+PRE  ((IDD0-IDD3N) tRAS + (IDD0-IDD2N) tRP) VDD
 //   RD / WR  (IDD4R/W - IDD3N) tBURST VDD
-//   REF      (IDD5 - IDD3N) tRFC VDD
+//   REF      (IDD5 - IDD3N) tRFC VDD (a per-bank REF: that over the banks)
 //   background IDD3N VDD for the whole run (active standby: power-down is
 //   not modelled, so this is an upper bound)
 // all times devices_per_rank.
