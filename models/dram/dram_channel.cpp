@@ -4,8 +4,13 @@
 
 namespace eva {
 
-DramChannel::DramChannel(const DramConfig& config)
-    : m_config(config),
+namespace {
+bool is_column(DramCommand c) { return c == DramCommand::rd || c == DramCommand::wr; }
+}  // namespace
+
+DramChannel::DramChannel(const DramConfig& config, bool use_cache)
+    : m_use_cache(use_cache),
+      m_config(config),
       m_t(config.timing),
       m_ranks(static_cast<std::uint32_t>(config.ranks)),
       m_bank_groups(static_cast<std::uint32_t>(config.bank_groups)),
@@ -20,7 +25,7 @@ DramChannel::DramChannel(const DramConfig& config)
       m_rfc(m_per_bank_refresh ? config.timing.tRFCpb : config.timing.tRFC),
       m_banks(static_cast<std::size_t>(m_ranks) * m_bank_groups * m_banks_per_group),
       m_rank(m_ranks),
-      m_hit_pending(m_banks.size()) {
+      m_hit_stamp(m_banks.size(), 0) {
   for (auto& r : m_rank) {
     r.last_act_bg.assign(m_bank_groups, -(1 << 30));
     r.refresh_due = m_refi;
@@ -29,7 +34,42 @@ DramChannel::DramChannel(const DramConfig& config)
 
 void DramChannel::enqueue(const Request& r, Time now) {
   if (queued() == 0) catch_up_refresh(now);
-  (r.write ? m_writes : m_reads).push_back(r);
+  std::vector<Request>& q = r.write ? m_writes : m_reads;
+  q.push_back(r);
+  // The cached choice stays right unless the newcomer beats it, or it hits
+  // the row the cached PRE would close; the newcomer is the youngest, so it
+  // wins only by being sooner, or a row hit against a row command.
+  if (!m_use_cache || !m_cache || r.write != m_write_mode) {
+    m_cache.reset();
+    return;
+  }
+  const Bank& b = bank_of(r.addr);
+  const bool hit = b.open_row == static_cast<std::int64_t>(r.addr.row);
+  if (hit && m_cache->cmd == DramCommand::pre && m_cache->rank == r.addr.rank && m_cache->bg == r.addr.bank_group &&
+      m_cache->bank == r.addr.bank) {
+    m_cache.reset();
+    return;
+  }
+  if (blocked_by_refresh(r.addr, now)) return;
+  DramCommand cmd;
+  Time t;
+  if (hit) {
+    cmd = r.write ? DramCommand::wr : DramCommand::rd;
+    t = col_ready(r.write, r.addr.rank, r.addr.bank_group, b);
+  } else if (b.open_row >= 0) {
+    // A PRE for the newcomer waits if an older request hits this bank; let a
+    // full choice decide.
+    m_cache.reset();
+    return;
+  } else {
+    cmd = DramCommand::act;
+    t = act_ready(r.addr.rank, r.addr.bank_group, b);
+  }
+  t = std::max(t, m_cache_at);
+  // A refresh keeps its ties (see choose()).
+  const bool wins_tie = m_cache->index >= 0 && is_column(cmd) && !is_column(m_cache->cmd);
+  if (t < m_cache->time || (t == m_cache->time && wins_tie))
+    m_cache = Candidate{t, cmd, static_cast<int>(q.size() - 1), r.addr.rank, r.addr.bank_group, r.addr.bank};
 }
 
 void DramChannel::catch_up_refresh(Time now) {
@@ -115,66 +155,92 @@ std::optional<DramChannel::Candidate> DramChannel::refresh_candidate(Time now) {
   return best;
 }
 
+std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
+  const std::vector<Request>& q = m_write_mode ? m_writes : m_reads;
+  // Mark the banks that a queued request hits (stamped, so nothing to clear).
+  ++m_stamp;
+  for (const Request& r : q) {
+    const std::size_t bi = bank_index(r.addr.rank, r.addr.bank_group, r.addr.bank);
+    if (m_banks[bi].open_row == static_cast<std::int64_t>(r.addr.row)) m_hit_stamp[bi] = m_stamp;
+  }
+  Candidate c;
+  bool have = false;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    const Request& r = q[i];
+    if (blocked_by_refresh(r.addr, now)) continue;
+    const std::size_t bi = bank_index(r.addr.rank, r.addr.bank_group, r.addr.bank);
+    const Bank& b = m_banks[bi];
+    DramCommand cmd;
+    Time t;
+    if (b.open_row == static_cast<std::int64_t>(r.addr.row)) {
+      cmd = r.write ? DramCommand::wr : DramCommand::rd;
+      t = col_ready(r.write, r.addr.rank, r.addr.bank_group, b);
+    } else if (b.open_row >= 0) {
+      if (m_hit_stamp[bi] == m_stamp) continue;  // do not close a row a queued request still hits
+      cmd = DramCommand::pre;
+      t = std::max(b.next_pre, m_next_cmd);
+    } else {
+      cmd = DramCommand::act;
+      t = act_ready(r.addr.rank, r.addr.bank_group, b);
+    }
+    t = std::max(t, now);
+    // Soonest first; at equal times a row hit first; then the oldest (lower index).
+    if (!have || t < c.time || (t == c.time && is_column(cmd) && !is_column(c.cmd))) {
+      c = Candidate{t, cmd, static_cast<int>(i), r.addr.rank, r.addr.bank_group, r.addr.bank};
+      have = true;
+      if (t == now && is_column(cmd)) break;  // nothing later in the queue can beat it
+    }
+  }
+  // A due refresh goes first unless a request can issue sooner.
+  const std::optional<Candidate> refresh = refresh_candidate(now);
+  if (refresh && (!have || refresh->time <= c.time)) return refresh;
+  if (have) return c;
+  return std::nullopt;
+}
+
 DramChannel::StepResult DramChannel::step(Time now) {
   StepResult out;
   if (queued() == 0) return out;  // idle: refresh is caught up on the next arrival
   now = std::max(now, m_next_cmd);
+  const bool was_write_mode = m_write_mode;
   update_mode();
-  std::vector<Request>& q = m_write_mode ? m_writes : m_reads;
-
-  const std::optional<Candidate> refresh = refresh_candidate(now);
-  std::optional<Candidate> best;
-  {
-    std::fill(m_hit_pending.begin(), m_hit_pending.end(), 0);
-    for (const Request& r : q) {
-      const Bank& b = bank_of(r.addr);
-      if (b.open_row == static_cast<std::int64_t>(r.addr.row))
-        m_hit_pending[bank_index(r.addr.rank, r.addr.bank_group, r.addr.bank)] = 1;
-    }
-    Candidate c;
-    bool have = false;
-    for (std::size_t i = 0; i < q.size(); ++i) {
-      const Request& r = q[i];
-      const Bank& b = bank_of(r.addr);
-      if (blocked_by_refresh(r.addr, now)) continue;
-      DramCommand cmd;
-      Time t;
-      if (b.open_row == static_cast<std::int64_t>(r.addr.row)) {
-        cmd = r.write ? DramCommand::wr : DramCommand::rd;
-        t = col_ready(r.write, r.addr.rank, r.addr.bank_group, b);
-      } else if (b.open_row >= 0) {
-        if (m_hit_pending[bank_index(r.addr.rank, r.addr.bank_group, r.addr.bank)]) continue;
-        cmd = DramCommand::pre;
-        t = std::max(b.next_pre, m_next_cmd);
-      } else {
-        cmd = DramCommand::act;
-        t = act_ready(r.addr.rank, r.addr.bank_group, b);
-      }
-      t = std::max(t, now);
-      const bool column = cmd == DramCommand::rd || cmd == DramCommand::wr;
-      const bool best_column = c.cmd == DramCommand::rd || c.cmd == DramCommand::wr;
-      // Soonest first; at equal times a row hit first; then the oldest (lower index).
-      if (!have || t < c.time || (t == c.time && column && !best_column)) {
-        c = Candidate{t, cmd, static_cast<int>(i), r.addr.rank, r.addr.bank_group, r.addr.bank};
-        have = true;
-      }
-    }
-    if (have) best = c;
-  }
-  // A due refresh goes first unless a request can issue sooner.
-  if (refresh && (!best || refresh->time <= best->time)) best = refresh;
+  // The cached choice holds while nothing changed: same mode, not stepped
+  // past it, and no refresh fell due since it was made.
+  if (m_cache && (m_write_mode != was_write_mode || now > m_cache->time || m_refresh_due_min <= now))
+    m_cache.reset();
+  const std::optional<Candidate> best = m_cache ? m_cache : choose(now);
+  m_cache.reset();
   if (!best) return out;
   if (best->time > now) {
+    remember(best, now);
     out.next = best->time;
     return out;
   }
   issue(*best, now, out);
-  out.next = queued() ? now + 1 : never;
+  // Say exactly when the next command can go, so the caller sleeps till then.
+  if (queued()) {
+    update_mode();
+    const std::optional<Candidate> next = choose(m_next_cmd);
+    remember(next, m_next_cmd);
+    if (next) out.next = next->time;
+  }
   return out;
+}
+
+void DramChannel::remember(const std::optional<Candidate>& c, Time at) {
+  if (!m_use_cache) return;
+  m_cache = c;
+  m_cache_at = at;
+  // A refresh already due was part of the choice; one falling due later
+  // invalidates it.
+  m_refresh_due_min = never;
+  for (const Rank& r : m_rank)
+    if (r.refresh_due > at) m_refresh_due_min = std::min(m_refresh_due_min, r.refresh_due);
 }
 
 void DramChannel::issue(const Candidate& c, Time t, StepResult& out) {
   out.issued = c.cmd;
+  out.issued_at = t;
   m_next_cmd = t + 1;
   Rank& rank = m_rank[c.rank];
   if (c.cmd == DramCommand::ref) {

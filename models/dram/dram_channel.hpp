@@ -49,12 +49,16 @@ class DramChannel {
     Time done = 0;  // last data beat transferred
   };
   struct StepResult {
-    std::optional<DramCommand> issued;  // the command issued at `now`, if any
+    std::optional<DramCommand> issued;  // the command issued, if any
+    Time issued_at = 0;                 // when (now, or the command bus's next slot)
     std::optional<Completion> completed;
     Time next = never;  // when to step again (never: idle)
   };
 
-  explicit DramChannel(const DramConfig& config);
+  // `use_cache` keeps each choice for the next step and updates it as requests
+  // arrive, instead of rescanning the queue: the same commands, faster (a test
+  // holds the two to the same sequence).
+  explicit DramChannel(const DramConfig& config, bool use_cache = true);
 
   // Free entries in the queue a request of this kind goes to.
   std::size_t room(bool write) const {
@@ -102,8 +106,13 @@ class DramChannel {
   void catch_up_refresh(Time now);
   void update_mode();
   std::optional<Candidate> refresh_candidate(Time now);
+  // The FR-FCFS choice among the active queue and any due refresh.
+  std::optional<Candidate> choose(Time now);
+  // Keeps a choice made at `at` for the next step (see enqueue and step).
+  void remember(const std::optional<Candidate>& c, Time at);
   void issue(const Candidate& c, Time t, StepResult& out);
 
+  const bool m_use_cache;
   const DramConfig m_config;
   const DramTimings m_t;
   const std::uint32_t m_ranks, m_bank_groups, m_banks_per_group;
@@ -120,9 +129,12 @@ class DramChannel {
   std::uint32_t m_last_col_rank = 0, m_last_col_bg = 0;
   Time m_last_read = -(1 << 30), m_last_write_end = -(1 << 30);
   std::uint32_t m_last_write_rank = 0, m_last_write_bg = 0;
+  std::vector<std::uint64_t> m_hit_stamp;  // per bank: choose() marks row hits here
+  std::uint64_t m_stamp = 0;
+  std::optional<Candidate> m_cache;  // the choice for the next step, if still valid
+  Time m_cache_at = 0, m_refresh_due_min = never;
   DramCommandCounts m_counts;
   Time m_data_busy = 0;
-  std::vector<char> m_hit_pending;  // per bank, scratch for step()
 };
 
 }  // namespace eva

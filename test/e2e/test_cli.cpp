@@ -147,6 +147,37 @@ TEST_CASE("Architectures whose model comes later say so and exit 2") {
 }
 TEST_CASE("Commands whose model comes later say so and exit 2") {
   rejects({"run", "--arch", "sa", "--model", "llama2-7b"}, "not built yet");
-  rejects({"dram-bench", "--dram", "ideal", "--pattern", "seq"}, "not built yet");
   rejects({"validate"}, "not built yet");
+}
+
+TEST_CASE("dram-bench reports the contract's keys") {
+  Scratch dir;
+  const Run r = eva_sim(dir, {"dram-bench", "--dram", "ddr4-3200", "--pattern", "mix", "--bytes", "262144", "--json",
+                              "b.json"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto j = dir.json("b.json");
+  for (const char* key : {"bandwidth_gbps", "peak_gbps", "efficiency", "latency_ns_mean", "latency_ns_p99"})
+    CHECK(j.contains(key));
+  CHECK(j["peak_gbps"].get<double>() == Approx(51.2));
+  CHECK(j["stats"]["wr"].get<double>() > 0);  // the mix writes
+}
+TEST_CASE("Bad input: dram-bench with an unknown pattern") {
+  rejects({"dram-bench", "--dram", "ideal", "--pattern", "zigzag"}, "--pattern: expected seq, random, strided or mix");
+}
+TEST_CASE("Bad input: dram-bench --set of a key that is not the DRAM's") {
+  rejects({"dram-bench", "--dram", "ideal", "--pattern", "seq", "--set", "systolic.rows=4"}, "systolic.rows: unknown key");
+}
+TEST_CASE("Bad input: a timing key on the ideal DRAM") {
+  rejects({"dram-bench", "--dram", "ideal", "--pattern", "seq", "--set", "dram.timing.tRCD=4"},
+          "dram.timing.tRCD: only for dram.kind: timed");
+}
+TEST_CASE("Bad input: bandwidth_gbps on a timed DRAM") {
+  rejects(gemm_with({"--dram", "hbm2", "--set", "dram.bandwidth_gbps=100"}), "dram.bandwidth_gbps: only for dram.kind: ideal");
+}
+TEST_CASE("Bad input: DRAM geometry that is not a power of two") {
+  rejects(gemm_with({"--dram", "ddr4-3200", "--set", "dram.channels=3"}), "dram.channels: expected a power of two");
+}
+TEST_CASE("Bad input: an address mapping that misses a field") {
+  rejects(gemm_with({"--dram", "ddr4-3200", "--set", "dram.address_mapping=ro,ba,co,bg,ch"}), "dram.address_mapping");
 }

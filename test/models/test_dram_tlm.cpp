@@ -1,0 +1,116 @@
+// The DRAM models through TLM: the traffic generator (AT) against each preset,
+// blocking access through the controller's timing, and the DMA against the
+// controller. One simulation per test case.
+#include <catch2/catch.hpp>
+
+#include "arch_config.hpp"
+#include "dma/dma.hpp"
+#include "dram/dram_controller.hpp"
+#include "platform.hpp"
+#include "sim_check.hpp"
+#include "simulate.hpp"
+
+using namespace eva;
+
+namespace {
+
+nlohmann::json bench(const std::string& preset, TrafficPattern pattern) {
+  TrafficConfig t;
+  t.pattern = pattern;
+  t.bytes = 4 << 20;
+  const auto r = simulate_dram_bench(load_dram(preset, {}), t);
+  for (const auto& p : SystemcReports::problems()) FAIL_CHECK("SystemC: " << p);
+  return r;
+}
+
+void sequential_reaches(const std::string& preset, double fraction) {
+  const auto r = bench(preset, TrafficPattern::seq);
+  INFO(r.dump());
+  CHECK(r["efficiency"].get<double>() >= fraction);
+  CHECK(r["efficiency"].get<double>() <= 1.0 + 1e-9);
+  CHECK(r["bytes"] == 4 << 20);
+}
+
+}  // namespace
+
+TEST_CASE("Sequential reads reach 99% of peak on ideal") { sequential_reaches("ideal", 0.99); }
+TEST_CASE("Sequential reads reach 90% of peak on ddr4-3200") { sequential_reaches("ddr4-3200", 0.90); }
+TEST_CASE("Sequential reads reach 90% of peak on lpddr4-4266") { sequential_reaches("lpddr4-4266", 0.90); }
+TEST_CASE("Sequential reads reach 90% of peak on lpddr5-6400") { sequential_reaches("lpddr5-6400", 0.90); }
+TEST_CASE("Sequential reads reach 90% of peak on hbm2") { sequential_reaches("hbm2", 0.90); }
+
+TEST_CASE("Random 64-byte reads run well below peak on ddr4-3200, and cost more energy per bit") {
+  const auto random = bench("ddr4-3200", TrafficPattern::random);
+  CHECK(random["efficiency"].get<double>() < 0.9);
+  CHECK(random["stats"]["act"].get<double>() > 0.5 * random["requests"].get<double>());  // mostly row misses
+  CHECK(random["energy_pj_per_bit"].get<double>() > 0.0);
+  CHECK(random["latency_ns_p99"].get<double>() >= random["latency_ns_mean"].get<double>());
+}
+
+TEST_CASE("A blocking read through the controller takes the isolated closed-form latency") {
+  const DramConfig c = load_dram("ddr4-3200", {});
+  DramController dram("dram", c);
+  struct Init : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<Init> socket{"socket"};
+    explicit Init(const sc_core::sc_module_name& n) : sc_module(n) {}
+  } init("init");
+  init.socket.bind(dram.target_socket);
+  sc_core::sc_time took;
+  std::vector<std::uint8_t> data(64, 0xab), back(64);
+  test::Stimulus s("s", [&] {
+    tlm::tlm_generic_payload t;
+    t.set_command(tlm::TLM_WRITE_COMMAND);
+    t.set_address(4096);
+    t.set_data_ptr(data.data());
+    t.set_data_length(64);
+    t.set_streaming_width(64);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    init.socket->b_transport(t, d);
+    wait(sc_core::sc_time(1, sc_core::SC_US));  // let the write's bank settle
+    t.set_command(tlm::TLM_READ_COMMAND);
+    t.set_data_ptr(back.data());
+    const sc_core::sc_time start = sc_core::sc_time_stamp();
+    init.socket->b_transport(t, d);
+    took = sc_core::sc_time_stamp() + d - start;
+  });
+  test::run_clean();
+  // The row is still open: a row hit, tCL + tBURST.
+  CHECK(took == sc_core::sc_time((c.timing.tCL + c.timing.tBURST) * c.tck_ps, sc_core::SC_PS));
+  CHECK(back == data);
+  CHECK(dram.counts().act == 1);
+}
+
+TEST_CASE("DMA against the controller: bandwidth needs requests in flight") {
+  DramConfig c = load_dram("ddr4-3200", {"dram.channels=1"});
+  DramController dram("dram", c);
+  DmaConfig one;
+  one.max_outstanding = 1;
+  Dma dma("dma", one);
+  dma.initiator_socket.bind(dram.target_socket);
+  sc_core::sc_time took;
+  const std::uint64_t bytes = 1 << 20;
+  test::Stimulus s("s", [&] {
+    dma.read(0, bytes, nullptr);
+    took = sc_core::sc_time_stamp();
+  });
+  test::run_clean();
+  // One burst at a time: each pays the row-hit latency, so about
+  // burst / (tCL + tBURST) of bandwidth, far from the peak.
+  const double per_burst_s = (c.timing.tCL + c.timing.tBURST) * c.tck_ps * 1e-12;
+  const double achieved = static_cast<double>(bytes) / took.to_seconds();
+  CHECK(achieved <= 64.0 / per_burst_s * 1.001);
+  CHECK(achieved < 0.3 * c.peak_bytes_per_second());
+}
+
+TEST_CASE("The SA accelerator runs on a timed DRAM and reports its commands and energy") {
+  ArchRequest req;
+  req.arch = "sa";
+  req.dram = "lpddr5-6400";
+  req.sets = {"systolic.weight_load=overlapped"};
+  const Report r = simulate_gemm(load_arch(req), GemmShape{1, 1024, 2048});
+  CHECK(r.dram_bytes_read == 1024ull * 2048 + 2048);
+  CHECK(r.stats["dram"]["rd"]["value"].get<double>() == Approx((1024.0 * 2048 + 2048) / 64).margin(64));
+  CHECK(r.energy_breakdown_j.at("dram") > 0.0);
+  // Memory-bound: near the 51.2 GB/s roofline.
+  CHECK(r.dram_bw_utilization > 0.85);
+}

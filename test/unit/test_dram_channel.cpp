@@ -1,0 +1,202 @@
+// The DRAM channel's timing and scheduling, without the SystemC kernel: a
+// small driver feeds requests at given times and steps the channel from one
+// command to the next, as the controller module does.
+#include <map>
+#include <random>
+
+#include <catch2/catch.hpp>
+
+#include "arch_config.hpp"
+#include "dram/address_mapper.hpp"
+#include "dram/dram_channel.hpp"
+
+using namespace eva;
+using Time = DramChannel::Time;
+
+namespace {
+
+DramConfig preset(const std::string& name, std::vector<std::string> sets = {}) {
+  sets.push_back("dram.channels=1");  // one channel: addresses map to it alone
+  return load_dram(name, sets);
+}
+
+struct Access {
+  Time arrival;
+  bool write;
+  std::uint64_t addr;
+};
+
+struct Trace {
+  std::map<std::uint64_t, Time> done;               // request index -> last data beat
+  std::vector<std::pair<Time, DramCommand>> commands;
+  Time end = 0;
+};
+
+Trace run(const DramConfig& c, const std::vector<Access>& accesses, bool use_cache = true) {
+  std::array<std::uint64_t, AddressMapper::fields> n{};
+  n[AddressMapper::ch] = static_cast<std::uint64_t>(c.channels);
+  n[AddressMapper::ra] = static_cast<std::uint64_t>(c.ranks);
+  n[AddressMapper::bg] = static_cast<std::uint64_t>(c.bank_groups);
+  n[AddressMapper::ba] = static_cast<std::uint64_t>(c.banks_per_group);
+  n[AddressMapper::ro] = static_cast<std::uint64_t>(c.rows);
+  n[AddressMapper::co] = c.row_bytes() / c.burst_bytes();
+  const AddressMapper mapper(c.address_mapping, c.burst_bytes(), n);
+  DramChannel ch(c, use_cache);
+  Trace trace;
+  std::size_t next = 0;
+  Time t = 0, wake = DramChannel::never;
+  while (next < accesses.size() || ch.queued() > 0) {
+    // Requests that have arrived go in while there is room, in order.
+    while (next < accesses.size() && accesses[next].arrival <= t && ch.room(accesses[next].write) > 0) {
+      ch.enqueue({next, accesses[next].write, mapper.decode(accesses[next].addr), t}, t);
+      ++next;
+      wake = t;
+    }
+    if (wake <= t) {
+      const auto r = ch.step(t);
+      if (r.issued) trace.commands.emplace_back(r.issued_at, *r.issued);
+      if (r.completed) {
+        trace.done[r.completed->tag] = r.completed->done;
+        trace.end = std::max(trace.end, r.completed->done);
+      }
+      wake = r.next;
+    }
+    Time arrival = DramChannel::never;
+    if (next < accesses.size()) arrival = std::max(accesses[next].arrival, t + 1);
+    t = std::min(wake, arrival);
+    if (t == DramChannel::never) break;
+  }
+  return trace;
+}
+
+// Sequential reads of `bytes`, all there from the start.
+std::vector<Access> sequential(std::uint64_t bytes, std::uint64_t step) {
+  std::vector<Access> a;
+  for (std::uint64_t x = 0; x < bytes; x += step) a.push_back({0, false, x});
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("DRAM: an isolated read takes the closed-form time: empty bank, row hit, row conflict") {
+  const DramConfig c = preset("ddr4-3200");
+  const DramTimings& t = c.timing;
+  const std::uint64_t row_stride = c.row_bytes() * c.bank_groups * c.banks_per_group * c.ranks;  // next row, same bank
+  // Far apart in time, so each meets an idle channel (and no refresh is due).
+  const auto trace = run(c, {{100, false, 0}, {1100, false, 64 * 2 * 4}, {2100, false, row_stride}});
+  CHECK(trace.done.at(0) - 100 == t.tRCD + t.tCL + t.tBURST);          // empty bank: ACT, RD
+  CHECK(trace.done.at(1) - 1100 == t.tCL + t.tBURST);                  // row hit: RD
+  CHECK(trace.done.at(2) - 2100 == t.tRP + t.tRCD + t.tCL + t.tBURST);  // conflict: PRE, ACT, RD
+}
+
+TEST_CASE("DRAM: closed page: every isolated read activates its row") {
+  const DramConfig c = preset("ddr4-3200", {"dram.page_policy=closed"});
+  const DramTimings& t = c.timing;
+  const auto trace = run(c, {{100, false, 0}, {1100, false, 64 * 2 * 4}});
+  CHECK(trace.done.at(0) - 100 == t.tRCD + t.tCL + t.tBURST);
+  CHECK(trace.done.at(1) - 1100 == t.tRCD + t.tCL + t.tBURST);
+}
+
+TEST_CASE("DRAM: FR-FCFS serves a younger row hit before an older row miss") {
+  const DramConfig c = preset("ddr4-3200");
+  const std::uint64_t row_stride = c.row_bytes() * c.bank_groups * c.banks_per_group * c.ranks;
+  // Open row 0 of bank 0, then, together: an older miss (row 1) and a younger hit (row 0).
+  const auto trace = run(c, {{100, false, 0}, {1000, false, row_stride}, {1000, false, 64 * 2 * 4 * 2}});
+  CHECK(trace.done.at(2) < trace.done.at(1));
+  CHECK(trace.done.at(2) - 1000 == c.timing.tCL + c.timing.tBURST);  // the hit did not wait for the miss
+}
+
+TEST_CASE("DRAM: the choice kept between steps equals a full FR-FCFS rescan") {
+  for (const char* name : {"ddr4-3200", "lpddr4-4266", "lpddr5-6400", "hbm2"}) {
+    INFO(name);
+    const DramConfig c = preset(name);
+    std::mt19937_64 rng(7);
+    std::vector<Access> a;
+    Time at = 0;
+    for (int i = 0; i < 4000; ++i) {
+      at += static_cast<Time>(rng() % 6);
+      const bool seq = rng() % 2;
+      a.push_back({at, rng() % 4 == 0, seq ? static_cast<std::uint64_t>(i) * 64 : (rng() % (1u << 24)) * 64});
+    }
+    const Trace fast = run(c, a, true), full = run(c, a, false);
+    std::size_t i = 0;
+    while (i < fast.commands.size() && i < full.commands.size() && fast.commands[i] == full.commands[i]) ++i;
+    INFO("first difference at command " << i << " of " << full.commands.size());
+    if (i < fast.commands.size() && i < full.commands.size())
+      INFO("kept: " << fast.commands[i].first << "/" << int(fast.commands[i].second) << " rescan: "
+                    << full.commands[i].first << "/" << int(full.commands[i].second));
+    CHECK(i == full.commands.size());
+    CHECK(fast.commands.size() == full.commands.size());
+    CHECK(fast.done == full.done);
+  }
+}
+
+TEST_CASE("DRAM: refresh costs about tRFC / tREFI of a sequential stream") {
+  const DramConfig with = preset("ddr4-3200");
+  const DramConfig without = preset("ddr4-3200", {"dram.timing.tREFI=100000000"});
+  const auto reads = sequential(16 << 20, 64);
+  const double t_with = static_cast<double>(run(with, reads).end);
+  const double t_without = static_cast<double>(run(without, reads).end);
+  const double cost = (t_with - t_without) / t_with;
+  const double expected = static_cast<double>(with.timing.tRFC) / with.timing.tREFI;  // 4.5%
+  CHECK(cost == Approx(expected).margin(0.01));
+}
+
+TEST_CASE("DRAM: sequential reads reach at least 90% of one channel's peak") {
+  for (const char* name : {"ddr4-3200", "lpddr4-4266", "lpddr5-6400", "hbm2"}) {
+    INFO(name);
+    const DramConfig c = preset(name);
+    const std::uint64_t bytes = 8 << 20;
+    const auto trace = run(c, sequential(bytes, c.burst_bytes()));
+    const double ideal_cycles = static_cast<double>(bytes / c.burst_bytes()) * c.timing.tBURST;
+    CHECK(ideal_cycles / static_cast<double>(trace.end) >= 0.90);
+  }
+}
+
+TEST_CASE("DRAM: random 64-byte reads stay under the tFAW and tRC bounds") {
+  // One rank: each random read opens a row; at most four ACTs per tFAW and
+  // one per bank per tRC, each bringing one burst.
+  const DramConfig c = preset("ddr4-3200", {"dram.ranks=1"});
+  const DramTimings& t = c.timing;
+  std::mt19937_64 rng(3);
+  std::vector<Access> a;
+  for (int i = 0; i < 20000; ++i) a.push_back({0, false, (rng() % (1u << 24)) * 64});
+  const auto trace = run(c, a);
+  const double efficiency = static_cast<double>(a.size() * t.tBURST) / static_cast<double>(trace.end);
+  const double faw_bound = 4.0 * t.tBURST / t.tFAW;  // 0.47
+  const double rc_bound = static_cast<double>(c.bank_groups * c.banks_per_group) * t.tBURST / t.tRC;
+  CHECK(efficiency <= std::min(faw_bound, rc_bound) * 1.02);
+  CHECK(efficiency >= 0.6 * std::min(faw_bound, rc_bound));  // and the scheduler gets near it
+}
+
+TEST_CASE("DRAM: writes then reads pay the write-to-read turnaround") {
+  const DramConfig c = preset("ddr4-3200");
+  const DramTimings& t = c.timing;
+  // A write, then a read to the same open row right behind it.
+  const auto trace = run(c, {{100, false, 0}, {1000, true, 64 * 8}, {1001, false, 64 * 8 * 2}});
+  // The read waits for the write's data and tWTR_L (same bank group).
+  const Time write_end = trace.done.at(1);
+  CHECK(trace.done.at(2) >= write_end + t.tWTR_L + t.tCL + t.tBURST);
+}
+
+TEST_CASE("DRAM: the address mapping spreads a stream over channels, then bank groups") {
+  std::array<std::uint64_t, AddressMapper::fields> n{};
+  n[AddressMapper::ch] = 2;
+  n[AddressMapper::ra] = 2;
+  n[AddressMapper::bg] = 4;
+  n[AddressMapper::ba] = 4;
+  n[AddressMapper::ro] = 1 << 16;
+  n[AddressMapper::co] = 128;
+  const AddressMapper m("ro,ra,ba,co,bg,ch", 64, n);
+  CHECK(m.decode(0).channel == 0);
+  CHECK(m.decode(64).channel == 1);
+  CHECK(m.decode(128).bank_group == 1);
+  CHECK(m.decode(64 * 8).column == 1);
+  CHECK(m.decode(64 * 8 * 128).bank == 1);
+  CHECK(m.decode(64ull * 8 * 128 * 4).rank == 1);
+  CHECK(m.decode(64ull * 8 * 128 * 4 * 2).row == 1);
+  std::array<AddressMapper::Field, AddressMapper::fields> order{};
+  CHECK(AddressMapper::parse("ch,ra,bg,ba,ro,co", order));
+  CHECK_FALSE(AddressMapper::parse("ch,ra,bg,ba,ro", order));
+  CHECK_FALSE(AddressMapper::parse("ch,ch,bg,ba,ro,co", order));
+}
