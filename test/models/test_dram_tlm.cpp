@@ -6,6 +6,7 @@
 #include "arch_config.hpp"
 #include "dma/dma.hpp"
 #include "dram/dram_controller.hpp"
+#include "sram/sram.hpp"
 #include "platform.hpp"
 #include "sim_check.hpp"
 #include "simulate.hpp"
@@ -113,4 +114,41 @@ TEST_CASE("The SA accelerator runs on a timed DRAM and reports its commands and 
   CHECK(r.energy_breakdown_j.at("dram") > 0.0);
   // Memory-bound: near the 51.2 GB/s roofline.
   CHECK(r.dram_bw_utilization > 0.85);
+}
+
+TEST_CASE("SRAM: DMA fills it over TLM, lanes read it back with conflicts counted") {
+  SramConfig c;  // EVA's OC SRAM: 128 banks of 2 B
+  Sram sram("oc", c, 500.0);
+  struct Init : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<Init> socket{"socket"};
+    explicit Init(const sc_core::sc_module_name& n) : sc_module(n) {}
+  } init("init");
+  init.socket.bind(sram.target_socket);
+  std::vector<std::uint8_t> fill(4096);
+  for (std::size_t i = 0; i < fill.size(); ++i) fill[i] = static_cast<std::uint8_t>(i * 7);
+  sc_core::sc_time delay;
+  test::Stimulus s("s", [&] {
+    tlm::tlm_generic_payload t;
+    t.set_command(tlm::TLM_WRITE_COMMAND);
+    t.set_address(0);
+    t.set_data_ptr(fill.data());
+    t.set_data_length(4096);
+    t.set_streaming_width(4096);
+    delay = sc_core::SC_ZERO_TIME;
+    init.socket->b_transport(t, delay);
+  });
+  test::run_clean();
+  CHECK(delay == sc_core::sc_time(2.0 * (1 + 4096 / 256), sc_core::SC_NS));  // latency + 16 rows
+  // 32 lanes, each in its own bank: one cycle; the same 32 in one bank: 32.
+  std::vector<std::uint64_t> spread, same_bank;
+  for (std::uint64_t l = 0; l < 32; ++l) {
+    spread.push_back(l * 2);
+    same_bank.push_back(l * 256);
+  }
+  CHECK(sram.lanes(spread, false) == 1);
+  CHECK(sram.lanes(same_bank, false) == 32);
+  CHECK(sram.conflict_cycles() == 31);
+  std::vector<std::uint8_t> out(64);
+  sram.read_lanes(spread, 2, out.data());
+  CHECK(std::equal(out.begin(), out.end(), fill.begin()));
 }

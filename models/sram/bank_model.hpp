@@ -1,0 +1,59 @@
+#pragma once
+// Bank conflicts of a multi-lane access to a banked SRAM, counted exactly from
+// the addresses. Word w = addr / bank_width lives in bank w mod banks, at row
+// w / banks. In one access every lane presents one address; each bank serves
+// `ports` distinct words per cycle; lanes reading the same word share it
+// (broadcast); lanes writing the same word are served one after another. The
+// access takes max over banks of ceil(words / ports) cycles.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace eva {
+
+class BankModel {
+ public:
+  BankModel(std::uint64_t banks, std::uint64_t bank_width, std::uint64_t ports)
+      : m_banks(banks), m_width(bank_width), m_ports(ports), m_accesses(banks, 0), m_conflicts(banks, 0) {}
+
+  // Cycles one access of all `lanes` takes (0 for no lanes).
+  std::uint64_t access(const std::vector<std::uint64_t>& lanes, bool write) {
+    if (lanes.empty()) return 0;
+    m_scratch.clear();
+    for (std::uint64_t a : lanes) m_scratch.push_back(a / m_width);
+    std::sort(m_scratch.begin(), m_scratch.end(), [this](std::uint64_t x, std::uint64_t y) {
+      return x % m_banks != y % m_banks ? x % m_banks < y % m_banks : x < y;
+    });
+    if (!write) m_scratch.erase(std::unique(m_scratch.begin(), m_scratch.end()), m_scratch.end());
+    std::uint64_t cycles = 0;
+    for (std::size_t i = 0; i < m_scratch.size();) {
+      const std::uint64_t bank = m_scratch[i] % m_banks;
+      std::size_t j = i;
+      while (j < m_scratch.size() && m_scratch[j] % m_banks == bank) ++j;
+      const std::uint64_t words = j - i;
+      const std::uint64_t need = (words + m_ports - 1) / m_ports;
+      m_accesses[bank] += words;
+      m_conflicts[bank] += need - 1;
+      cycles = std::max(cycles, need);
+      i = j;
+    }
+    m_cycles += cycles;
+    m_conflict_cycles += cycles - 1;
+    m_words += m_scratch.size();
+    return cycles;
+  }
+
+  std::uint64_t cycles() const { return m_cycles; }
+  // Cycles beyond one per access: what conflicts cost.
+  std::uint64_t conflict_cycles() const { return m_conflict_cycles; }
+  std::uint64_t words() const { return m_words; }
+  const std::vector<std::uint64_t>& bank_accesses() const { return m_accesses; }
+  const std::vector<std::uint64_t>& bank_conflicts() const { return m_conflicts; }
+
+ private:
+  std::uint64_t m_banks, m_width, m_ports;
+  std::vector<std::uint64_t> m_accesses, m_conflicts, m_scratch;
+  std::uint64_t m_cycles = 0, m_conflict_cycles = 0, m_words = 0;
+};
+
+}  // namespace eva

@@ -1,0 +1,101 @@
+#include "sram/sram.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/timing_only.hpp"
+
+namespace eva {
+
+Sram::Sram(const sc_core::sc_module_name& name, const SramConfig& config, double clock_mhz)
+    : sc_module(name),
+      target_socket("target_socket"),
+      m_config(config),
+      m_clock(clock_mhz),
+      m_data(static_cast<std::size_t>(config.size_kib) * 1024),
+      m_banks(static_cast<std::uint64_t>(config.banks), static_cast<std::uint64_t>(config.bank_width_bytes),
+              static_cast<std::uint64_t>(config.ports)),
+      m_stats(basename()) {
+  target_socket.register_b_transport(this, &Sram::b_transport);
+  target_socket.register_transport_dbg(this, &Sram::transport_dbg);
+  target_socket.register_get_direct_mem_ptr(this, &Sram::get_direct_mem_ptr);
+  m_stat_read = m_stats.add("bytes_read", "B", "bytes read (TLM and lanes)");
+  m_stat_written = m_stats.add("bytes_written", "B", "bytes written (TLM and lanes)");
+  m_stat_lane_cycles = m_stats.add("lane_cycles", "cycles", "cycles of multi-lane accesses");
+  m_stat_conflicts = m_stats.add("bank_conflict_cycles", "cycles", "cycles lost to bank conflicts");
+  m_stat_max_bank = m_stats.add("max_bank_words", "words", "words served by the busiest bank");
+}
+
+bool Sram::check(tlm::tlm_generic_payload& trans) const {
+  const std::uint64_t end = trans.get_address() + trans.get_data_length();
+  if (end < trans.get_address() || end > m_data.size()) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return false;
+  }
+  if (trans.get_byte_enable_ptr() || trans.get_streaming_width() < trans.get_data_length()) {
+    trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return false;
+  }
+  return true;
+}
+
+void Sram::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  if (!check(trans)) return;
+  const std::uint64_t len = trans.get_data_length();
+  const std::uint64_t row = static_cast<std::uint64_t>(m_config.banks) * m_config.bank_width_bytes;
+  delay += m_clock.cycles(static_cast<std::uint64_t>(m_config.latency_cycles) + (len + row - 1) / row);
+  if (!is_timing_only(trans)) {
+    if (trans.is_read())
+      std::memcpy(trans.get_data_ptr(), m_data.data() + trans.get_address(), len);
+    else
+      std::memcpy(m_data.data() + trans.get_address(), trans.get_data_ptr(), len);
+  }
+  (trans.is_read() ? m_bits_read : m_bits_written) += 8.0 * static_cast<double>(len);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned int Sram::transport_dbg(tlm::tlm_generic_payload& trans) {
+  if (!check(trans)) return 0;
+  if (trans.is_read())
+    std::memcpy(trans.get_data_ptr(), m_data.data() + trans.get_address(), trans.get_data_length());
+  else
+    std::memcpy(m_data.data() + trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  return trans.get_data_length();
+}
+
+bool Sram::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+  dmi.set_dmi_ptr(m_data.data());
+  dmi.set_start_address(0);
+  dmi.set_end_address(m_data.size() - 1);
+  dmi.allow_read_write();
+  dmi.set_read_latency(m_clock.cycles(static_cast<std::uint64_t>(m_config.latency_cycles)));
+  dmi.set_write_latency(m_clock.cycles(1));
+  return true;
+}
+
+std::uint64_t Sram::lanes(const std::vector<std::uint64_t>& addrs, bool write) {
+  const std::uint64_t cycles = m_banks.access(addrs, write);
+  (write ? m_bits_written : m_bits_read) += 8.0 * static_cast<double>(addrs.size()) * m_config.bank_width_bytes;
+  return cycles;
+}
+
+void Sram::read_lanes(const std::vector<std::uint64_t>& addrs, std::size_t bytes, std::uint8_t* out) const {
+  for (std::size_t i = 0; i < addrs.size(); ++i) std::memcpy(out + i * bytes, m_data.data() + addrs[i], bytes);
+}
+
+double Sram::energy_j(const sc_core::sc_time& elapsed) const {
+  return (m_bits_read * m_config.read_pj_per_bit + m_bits_written * m_config.write_pj_per_bit) * 1e-12 +
+         m_config.leakage_mw_per_kib * m_config.size_kib * 1e-3 * elapsed.to_seconds();
+}
+
+void Sram::flush_stats() {
+  m_stats.set(m_stat_read, m_bits_read / 8.0);
+  m_stats.set(m_stat_written, m_bits_written / 8.0);
+  m_stats.set(m_stat_lane_cycles, static_cast<double>(m_banks.cycles()));
+  m_stats.set(m_stat_conflicts, static_cast<double>(m_banks.conflict_cycles()));
+  const auto& b = m_banks.bank_accesses();
+  m_stats.set(m_stat_max_bank, b.empty() ? 0.0 : static_cast<double>(*std::max_element(b.begin(), b.end())));
+}
+
+}  // namespace eva
