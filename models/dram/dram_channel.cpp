@@ -25,7 +25,9 @@ DramChannel::DramChannel(const DramConfig& config, bool use_cache)
       m_rfc(m_per_bank_refresh ? config.timing.tRFCpb : config.timing.tRFC),
       m_banks(static_cast<std::size_t>(m_ranks) * m_bank_groups * m_banks_per_group),
       m_rank(m_ranks),
-      m_hit_stamp(m_banks.size(), 0) {
+      m_hit_stamp(m_banks.size(), 0),
+      m_seen_hit(m_banks.size(), 0),
+      m_seen_other(m_banks.size(), 0) {
   for (auto& r : m_rank) {
     r.last_act_bg.assign(m_bank_groups, -(1 << 30));
     r.refresh_due = m_refi;
@@ -170,9 +172,15 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
     if (blocked_by_refresh(r.addr, now)) continue;
     const std::size_t bi = bank_index(r.addr.rank, r.addr.bank_group, r.addr.bank);
     const Bank& b = m_banks[bi];
+    const bool hit = b.open_row == static_cast<std::int64_t>(r.addr.row);
+    // Per bank, only the oldest hit and the oldest other request can win: a
+    // younger one of the same kind needs the same command at the same time.
+    std::uint64_t& seen = hit ? m_seen_hit[bi] : m_seen_other[bi];
+    if (seen == m_stamp) continue;
+    seen = m_stamp;
     DramCommand cmd;
     Time t;
-    if (b.open_row == static_cast<std::int64_t>(r.addr.row)) {
+    if (hit) {
       cmd = r.write ? DramCommand::wr : DramCommand::rd;
       t = col_ready(r.write, r.addr.rank, r.addr.bank_group, b);
     } else if (b.open_row >= 0) {
@@ -213,7 +221,8 @@ DramChannel::StepResult DramChannel::step(Time now) {
   if (!best) return out;
   if (best->time > now) {
     remember(best, now);
-    out.next = best->time;
+    // A refresh falling due before then changes the choice: look again then.
+    out.next = std::min(best->time, refresh_due_after(now));
     return out;
   }
   issue(*best, now, out);
@@ -222,9 +231,16 @@ DramChannel::StepResult DramChannel::step(Time now) {
     update_mode();
     const std::optional<Candidate> next = choose(m_next_cmd);
     remember(next, m_next_cmd);
-    if (next) out.next = next->time;
+    out.next = std::min(next ? next->time : never, refresh_due_after(m_next_cmd));
   }
   return out;
+}
+
+DramChannel::Time DramChannel::refresh_due_after(Time at) const {
+  Time due = never;
+  for (const Rank& r : m_rank)
+    if (r.refresh_due > at) due = std::min(due, r.refresh_due);
+  return due;
 }
 
 void DramChannel::remember(const std::optional<Candidate>& c, Time at) {
@@ -233,9 +249,7 @@ void DramChannel::remember(const std::optional<Candidate>& c, Time at) {
   m_cache_at = at;
   // A refresh already due was part of the choice; one falling due later
   // invalidates it.
-  m_refresh_due_min = never;
-  for (const Rank& r : m_rank)
-    if (r.refresh_due > at) m_refresh_due_min = std::min(m_refresh_due_min, r.refresh_due);
+  m_refresh_due_min = refresh_due_after(at);
 }
 
 void DramChannel::issue(const Candidate& c, Time t, StepResult& out) {

@@ -68,6 +68,11 @@ class DramChannel {
   std::size_t queued() const { return m_reads.size() + m_writes.size(); }
   // Queues a request arriving at `now` (the caller checks room()).
   void enqueue(const Request& r, Time now);
+  // When step() next has something to do, as far as is known without a full
+  // choice: the kept choice's time, else `now`.
+  Time next_hint(Time now) const {
+    return m_cache ? std::max(std::min(m_cache->time, m_refresh_due_min), now) : now;
+  }
   // Issues at most one command at `now` and says when to come back.
   StepResult step(Time now);
 
@@ -108,6 +113,8 @@ class DramChannel {
   std::optional<Candidate> refresh_candidate(Time now);
   // The FR-FCFS choice among the active queue and any due refresh.
   std::optional<Candidate> choose(Time now);
+  // The earliest refresh that falls due after `at` (never if none).
+  Time refresh_due_after(Time at) const;
   // Keeps a choice made at `at` for the next step (see enqueue and step).
   void remember(const std::optional<Candidate>& c, Time at);
   void issue(const Candidate& c, Time t, StepResult& out);
@@ -130,6 +137,7 @@ class DramChannel {
   Time m_last_read = -(1 << 30), m_last_write_end = -(1 << 30);
   std::uint32_t m_last_write_rank = 0, m_last_write_bg = 0;
   std::vector<std::uint64_t> m_hit_stamp;  // per bank: choose() marks row hits here
+  std::vector<std::uint64_t> m_seen_hit, m_seen_other;  // per bank: choose() took its candidate
   std::uint64_t m_stamp = 0;
   std::optional<Candidate> m_cache;  // the choice for the next step, if still valid
   Time m_cache_at = 0, m_refresh_due_min = never;

@@ -50,7 +50,11 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
   const std::uint64_t last = (trans.get_address() + trans.get_data_length() - 1) / m_burst_bytes;
   const bool write = trans.is_write();
   std::fill(m_per_channel.begin(), m_per_channel.end(), 0);
-  for (std::uint64_t b = first; b <= last; ++b) ++m_per_channel[m_mapper.decode(b * m_burst_bytes).channel];
+  m_decoded.clear();
+  for (std::uint64_t b = first; b <= last; ++b) {
+    m_decoded.push_back(m_mapper.decode(b * m_burst_bytes));
+    ++m_per_channel[m_decoded.back().channel];
+  }
   // All of a request's bursts must fit; one larger than a whole queue is taken
   // when that queue is empty, so that no request size can hang the controller.
   for (std::size_t c = 0; c < m_channels.size(); ++c)
@@ -65,12 +69,15 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
   }
   m_in_flight[tag] = InFlight{&trans, static_cast<std::uint32_t>(last - first + 1), 0};
   const DramChannel::Time now = now_tck();
-  for (std::uint64_t b = first; b <= last; ++b) {
-    const DramAddress a = m_mapper.decode(b * m_burst_bytes);
-    m_channels[a.channel].enqueue(DramChannel::Request{tag, write, a, now}, now);
-    m_next[a.channel] = std::min(m_next[a.channel], now);
+  DramChannel::Time wake = DramChannel::never;
+  for (const DramAddress& a : m_decoded) {
+    DramChannel& ch = m_channels[a.channel];
+    ch.enqueue(DramChannel::Request{tag, write, a, now}, now);
+    m_next[a.channel] = std::min(m_next[a.channel], ch.next_hint(now));
+    wake = std::min(wake, m_next[a.channel]);
   }
-  m_wake.notify(at_tck(now) - sc_core::sc_time_stamp());
+  // An earlier notification replaces a later one; a later one is dropped.
+  m_wake.notify(at_tck(wake) - sc_core::sc_time_stamp());
   return true;
 }
 

@@ -129,7 +129,7 @@ void DramTarget::complete(tlm::tlm_generic_payload& trans, const sc_core::sc_tim
 }
 
 void DramTarget::retry_held() {
-  m_room.notify(sc_core::SC_ZERO_TIME);
+  if (!m_blocking.empty()) m_room.notify(sc_core::SC_ZERO_TIME);
   if (!m_held || !try_accept(*m_held)) return;
   tlm::tlm_generic_payload* trans = m_held;
   m_held = nullptr;

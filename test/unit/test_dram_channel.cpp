@@ -50,7 +50,9 @@ Trace run(const DramConfig& c, const std::vector<Access>& accesses, bool use_cac
     while (next < accesses.size() && accesses[next].arrival <= t && ch.room(accesses[next].write) > 0) {
       ch.enqueue({next, accesses[next].write, mapper.decode(accesses[next].addr), t}, t);
       ++next;
-      wake = t;
+      // As the controller does: with the kept choice, wake only when it says;
+      // without, look again at every arrival.
+      wake = use_cache ? std::min(wake, ch.next_hint(t)) : t;
     }
     if (wake <= t) {
       const auto r = ch.step(t);

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Benchmarks, not tests: prints figures, asserts nothing.
+# 1. dram-bench for every DRAM preset and pattern: achieved bandwidth, efficiency,
+#    mean and p99 latency (simulated figures: deterministic).
+# 2. The DRAM model's simulation speed: transactions per wall-clock second on
+#    sequential traffic, best of 5 runs of 32 MiB (wall-clock: varies with the host).
+# Usage: scripts/bench.sh [path/to/eva-sim]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+eva=${1:-$root/build/platform/eva-sim}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+presets=(ideal ddr4-3200 lpddr4-4266 lpddr5-6400 hbm2)
+
+echo "| preset | pattern | GB/s | peak GB/s | efficiency | latency mean ns | latency p99 ns | pJ/bit |"
+echo "|---|---|---|---|---|---|---|---|"
+for d in "${presets[@]}"; do
+  for p in seq random strided mix; do
+    "$eva" dram-bench --dram "$d" --pattern "$p" --json "$tmp/r.json" >/dev/null
+    python3 - "$tmp/r.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(f"| {r['dram']} | {r['pattern']} | {r['bandwidth_gbps']:.2f} | {r['peak_gbps']:.2f} | {100*r['efficiency']:.1f}% "
+      f"| {r['latency_ns_mean']:.1f} | {r['latency_ns_p99']:.1f} | {r['energy_pj_per_bit']:.2f} |")
+PY
+  done
+done
+
+echo
+echo "| preset | transactions per wall-clock second (sequential, best of 5) |"
+echo "|---|---|"
+for d in "${presets[@]}"; do
+  best=0
+  for _ in 1 2 3 4 5; do
+    "$eva" dram-bench --dram "$d" --pattern seq --bytes 33554432 --json "$tmp/r.json" >/dev/null
+    best=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(max(float(sys.argv[2]), r['transactions_per_wall_s']))" "$tmp/r.json" "$best")
+  done
+  python3 -c "import sys; print(f'| {sys.argv[1]} | {float(sys.argv[2])/1e6:.2f} M |')" "$d" "$best"
+done
