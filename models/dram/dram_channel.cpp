@@ -25,9 +25,9 @@ DramChannel::DramChannel(const DramConfig& config, bool use_cache)
       m_rfc(m_per_bank_refresh ? config.timing.tRFCpb : config.timing.tRFC),
       m_banks(static_cast<std::size_t>(m_ranks) * m_bank_groups * m_banks_per_group),
       m_rank(m_ranks),
-      m_hit_stamp(m_banks.size(), 0),
       m_seen_hit(m_banks.size(), 0),
-      m_seen_other(m_banks.size(), 0) {
+      m_seen_other(m_banks.size(), 0),
+      m_rank_due(m_ranks, 0) {
   for (auto& r : m_rank) {
     r.last_act_bg.assign(m_bank_groups, -(1 << 30));
     r.refresh_due = m_refi;
@@ -38,6 +38,7 @@ void DramChannel::enqueue(const Request& r, Time now) {
   if (queued() == 0) catch_up_refresh(now);
   std::vector<Request>& q = r.write ? m_writes : m_reads;
   q.push_back(r);
+  q.back().bank = static_cast<std::uint32_t>(bank_index(r.addr.rank, r.addr.bank_group, r.addr.bank));
   // The cached choice stays right unless the newcomer beats it, or it hits
   // the row the cached PRE would close; the newcomer is the youngest, so it
   // wins only by being sooner, or a row hit against a row command.
@@ -159,18 +160,28 @@ std::optional<DramChannel::Candidate> DramChannel::refresh_candidate(Time now) {
 
 std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
   const std::vector<Request>& q = m_write_mode ? m_writes : m_reads;
-  // Mark the banks that a queued request hits (stamped, so nothing to clear).
-  ++m_stamp;
-  for (const Request& r : q) {
-    const std::size_t bi = bank_index(r.addr.rank, r.addr.bank_group, r.addr.bank);
-    if (m_banks[bi].open_row == static_cast<std::int64_t>(r.addr.row)) m_hit_stamp[bi] = m_stamp;
+  ++m_stamp;  // stamps mark per-bank facts of this choice: nothing to clear
+  // What a due refresh keeps away: whole ranks (all-bank) or one bank each.
+  bool any_due = false;
+  for (std::uint32_t r = 0; r < m_ranks; ++r) {
+    m_rank_due[r] = m_rank[r].refresh_due <= now;
+    any_due = any_due || m_rank_due[r];
   }
+  const auto better = [](const Candidate& x, const Candidate& y) {
+    // Soonest first; at equal times a row hit first; then the oldest.
+    if (x.time != y.time) return x.time < y.time;
+    if (is_column(x.cmd) != is_column(y.cmd)) return is_column(x.cmd);
+    return x.index < y.index;
+  };
   Candidate c;
   bool have = false;
+  m_pre.clear();  // PREs wait until every hit has been seen
   for (std::size_t i = 0; i < q.size(); ++i) {
     const Request& r = q[i];
-    if (blocked_by_refresh(r.addr, now)) continue;
-    const std::size_t bi = bank_index(r.addr.rank, r.addr.bank_group, r.addr.bank);
+    const std::uint32_t bi = r.bank;
+    if (any_due && m_rank_due[r.addr.rank] &&
+        (!m_per_bank_refresh || bi % (m_bank_groups * m_banks_per_group) == m_rank[r.addr.rank].ref_bank))
+      continue;
     const Bank& b = m_banks[bi];
     const bool hit = b.open_row == static_cast<std::int64_t>(r.addr.row);
     // Per bank, only the oldest hit and the oldest other request can win: a
@@ -178,30 +189,35 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
     std::uint64_t& seen = hit ? m_seen_hit[bi] : m_seen_other[bi];
     if (seen == m_stamp) continue;
     seen = m_stamp;
-    DramCommand cmd;
-    Time t;
+    Candidate k{0, DramCommand::act, static_cast<int>(i), r.addr.rank, r.addr.bank_group, r.addr.bank};
     if (hit) {
-      cmd = r.write ? DramCommand::wr : DramCommand::rd;
-      t = col_ready(r.write, r.addr.rank, r.addr.bank_group, b);
+      k.cmd = r.write ? DramCommand::wr : DramCommand::rd;
+      k.time = std::max(col_ready(r.write, r.addr.rank, r.addr.bank_group, b), now);
     } else if (b.open_row >= 0) {
-      if (m_hit_stamp[bi] == m_stamp) continue;  // do not close a row a queued request still hits
-      cmd = DramCommand::pre;
-      t = std::max(b.next_pre, m_next_cmd);
+      k.cmd = DramCommand::pre;
+      k.time = std::max({b.next_pre, m_next_cmd, now});
+      m_pre.push_back(k);
+      continue;
     } else {
-      cmd = DramCommand::act;
-      t = act_ready(r.addr.rank, r.addr.bank_group, b);
+      k.time = std::max(act_ready(r.addr.rank, r.addr.bank_group, b), now);
     }
-    t = std::max(t, now);
-    // Soonest first; at equal times a row hit first; then the oldest (lower index).
-    if (!have || t < c.time || (t == c.time && is_column(cmd) && !is_column(c.cmd))) {
-      c = Candidate{t, cmd, static_cast<int>(i), r.addr.rank, r.addr.bank_group, r.addr.bank};
+    if (!have || better(k, c)) {
+      c = k;
       have = true;
-      if (t == now && is_column(cmd)) break;  // nothing later in the queue can beat it
+      if (k.time == now && is_column(k.cmd)) break;  // nothing later in the queue can beat it
     }
   }
+  // A row that a queued request still hits is not closed for another one.
+  for (const Candidate& k : m_pre)
+    if (m_seen_hit[bank_index(k.rank, k.bg, k.bank)] != m_stamp && (!have || better(k, c))) {
+      c = k;
+      have = true;
+    }
   // A due refresh goes first unless a request can issue sooner.
-  const std::optional<Candidate> refresh = refresh_candidate(now);
-  if (refresh && (!have || refresh->time <= c.time)) return refresh;
+  if (any_due) {
+    const std::optional<Candidate> refresh = refresh_candidate(now);
+    if (refresh && (!have || refresh->time <= c.time)) return refresh;
+  }
   if (have) return c;
   return std::nullopt;
 }

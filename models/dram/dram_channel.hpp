@@ -43,6 +43,7 @@ class DramChannel {
     bool write = false;
     DramAddress addr;
     Time arrival = 0;
+    std::uint32_t bank = 0;  // flat bank index in the channel (set on enqueue)
   };
   struct Completion {
     std::uint64_t tag = 0;
@@ -136,8 +137,9 @@ class DramChannel {
   std::uint32_t m_last_col_rank = 0, m_last_col_bg = 0;
   Time m_last_read = -(1 << 30), m_last_write_end = -(1 << 30);
   std::uint32_t m_last_write_rank = 0, m_last_write_bg = 0;
-  std::vector<std::uint64_t> m_hit_stamp;  // per bank: choose() marks row hits here
   std::vector<std::uint64_t> m_seen_hit, m_seen_other;  // per bank: choose() took its candidate
+  std::vector<char> m_rank_due;                         // per rank: a refresh is due (choose())
+  std::vector<Candidate> m_pre;                         // choose(): PREs held back
   std::uint64_t m_stamp = 0;
   std::optional<Candidate> m_cache;  // the choice for the next step, if still valid
   Time m_cache_at = 0, m_refresh_due_min = never;

@@ -23,6 +23,7 @@ std::array<std::uint64_t, AddressMapper::fields> field_counts(const DramConfig& 
 DramController::DramController(const sc_core::sc_module_name& name, const DramConfig& config)
     : DramTarget(name, config.capacity_bytes()),
       m_config(config),
+      m_ps_to_value(1e-12 / sc_core::sc_get_time_resolution().to_seconds()),
       m_mapper(config.address_mapping, config.burst_bytes(), field_counts(config)),
       m_burst_bytes(config.burst_bytes()),
       m_channels(static_cast<std::size_t>(config.channels), DramChannel(config)),

@@ -14,6 +14,7 @@
 //   background IDD3N VDD for the whole run (active standby: power-down is
 //   not modelled, so this is an upper bound)
 // all times devices_per_rank.
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -45,8 +46,10 @@ class DramController : public DramTarget {
   bool accept(tlm::tlm_generic_payload& trans) override;
   void schedule();
   DramChannel::Time now_tck() const;
+  // Kernel time of tCK `t` (the kernel's resolution is 1 ps).
   sc_core::sc_time at_tck(DramChannel::Time t) const {
-    return sc_core::sc_time(static_cast<double>(t) * m_config.tck_ps, sc_core::SC_PS);
+    return sc_core::sc_time::from_value(static_cast<sc_core::sc_time::value_type>(
+        std::llround(static_cast<double>(t) * m_config.tck_ps * m_ps_to_value)));
   }
 
   struct InFlight {
@@ -56,6 +59,7 @@ class DramController : public DramTarget {
   };
 
   const DramConfig m_config;
+  const double m_ps_to_value;  // kernel time units per picosecond
   const AddressMapper m_mapper;
   const std::uint64_t m_burst_bytes;
   std::vector<DramChannel> m_channels;

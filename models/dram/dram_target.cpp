@@ -18,6 +18,10 @@ DramTarget::DramTarget(const sc_core::sc_module_name& name, double capacity_byte
   m_writes = m_stats.add("writes", "requests", "write requests served");
   m_bytes_read = m_stats.add("bytes_read", "B", "bytes read");
   m_bytes_written = m_stats.add("bytes_written", "B", "bytes written");
+  SC_HAS_PROCESS(DramTarget);
+  SC_METHOD(on_response_due);
+  sensitive << m_response_due;
+  dont_initialize();
 }
 
 bool DramTarget::check(tlm::tlm_generic_payload& trans) const {
@@ -85,18 +89,29 @@ tlm::tlm_sync_enum DramTarget::nb_transport_fw(tlm::tlm_generic_payload& trans, 
   return tlm::TLM_COMPLETED;
 }
 
-void DramTarget::on_peq(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase) {
-  if (phase == tlm::BEGIN_REQ) {  // a request annotated into the future has arrived
-    if (m_held || !try_accept(trans)) {
-      m_held = &trans;
-      return;
-    }
-    tlm::tlm_phase p = tlm::END_REQ;
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    target_socket->nb_transport_bw(trans, p, d);
+void DramTarget::on_peq(tlm::tlm_generic_payload& trans, const tlm::tlm_phase&) {
+  // A BEGIN_REQ annotated into the future has arrived.
+  if (m_held || !try_accept(trans)) {
+    m_held = &trans;
     return;
   }
-  // BEGIN_RESP: the data has moved.
+  tlm::tlm_phase p = tlm::END_REQ;
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  target_socket->nb_transport_bw(trans, p, d);
+}
+
+void DramTarget::on_response_due() {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  while (!m_due.empty() && m_due.top().at <= now) {
+    tlm::tlm_generic_payload* trans = m_due.top().trans;
+    m_due.pop();
+    respond(*trans);
+  }
+  if (!m_due.empty()) m_response_due.notify(m_due.top().at - now);
+}
+
+void DramTarget::respond(tlm::tlm_generic_payload& trans) {
+  // The data has moved.
   if (trans.is_read() && !is_timing_only(trans))
     m_storage.read(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -125,7 +140,9 @@ void DramTarget::send_response(tlm::tlm_generic_payload& trans) {
 }
 
 void DramTarget::complete(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at) {
-  m_peq.notify(trans, tlm::BEGIN_RESP, at - sc_core::sc_time_stamp());
+  m_due.push(Due{at, m_due_seq++, &trans});
+  // An earlier notification replaces a later one; a later one is dropped.
+  m_response_due.notify(at - sc_core::sc_time_stamp());
 }
 
 void DramTarget::retry_held() {

@@ -10,6 +10,8 @@
 // request's data has all moved it calls complete() with the time.
 #include <cstdint>
 #include <deque>
+#include <queue>
+#include <vector>
 #include <unordered_map>
 
 #include <systemc>
@@ -58,6 +60,8 @@ class DramTarget : public sc_core::sc_module {
   unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   void on_peq(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase);
+  void on_response_due();
+  void respond(tlm::tlm_generic_payload& trans);
   bool check(tlm::tlm_generic_payload& trans) const;
   bool try_accept(tlm::tlm_generic_payload& trans);
   void send_response(tlm::tlm_generic_payload& trans);
@@ -65,7 +69,17 @@ class DramTarget : public sc_core::sc_module {
 
   double m_capacity;
   SparseStorage m_storage;
-  tlm_utils::peq_with_cb_and_phase<DramTarget> m_peq;
+  tlm_utils::peq_with_cb_and_phase<DramTarget> m_peq;  // requests annotated into the future
+  // Responses by due time (a heap: cheaper than the PEQ's map on this path).
+  struct Due {
+    sc_core::sc_time at;
+    std::uint64_t seq;
+    tlm::tlm_generic_payload* trans;
+    bool operator>(const Due& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  };
+  std::priority_queue<Due, std::vector<Due>, std::greater<>> m_due;
+  std::uint64_t m_due_seq = 0;
+  sc_core::sc_event m_response_due;
   tlm::tlm_generic_payload* m_held = nullptr;  // a BEGIN_REQ refused for lack of room
   bool m_response_busy = false;                // a BEGIN_RESP awaits END_RESP
   std::deque<tlm::tlm_generic_payload*> m_responses;

@@ -24,7 +24,8 @@ TrafficGenerator::TrafficGenerator(const sc_core::sc_module_name& name, const Tr
     m_free.push_back(m_slots.back().get());
   }
   SC_HAS_PROCESS(TrafficGenerator);
-  SC_THREAD(run);
+  SC_METHOD(run);
+  sensitive << m_wakeup;
 }
 
 TrafficGenerator::~TrafficGenerator() {
@@ -51,13 +52,14 @@ std::uint64_t TrafficGenerator::address(std::uint64_t i, bool& write) {
 }
 
 void TrafficGenerator::run() {
+  // A method, not a thread: issuing costs no context switch. It runs at start,
+  // and again whenever a slot frees or a held request is taken.
   const std::uint64_t total = m_config.bytes / m_config.request_bytes;
-  for (std::uint64_t i = 0; i < total; ++i) {
-    while (m_free.empty()) wait(m_slot_freed);
+  while (m_next < total && !m_waiting_end_req && !m_free.empty()) {
     Slot& slot = *m_free.back();
     m_free.pop_back();
     bool write = false;
-    slot.set_address(address(i, write));
+    slot.set_address(address(m_next++, write));
     slot.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     slot.set_data_ptr(m_scratch.data());
     slot.set_data_length(static_cast<unsigned int>(m_config.request_bytes));
@@ -69,12 +71,9 @@ void TrafficGenerator::run() {
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     m_waiting_end_req = &slot;
     const tlm::tlm_sync_enum s = initiator_socket->nb_transport_fw(slot, phase, delay);
-    if (s == tlm::TLM_ACCEPTED) {
-      while (m_waiting_end_req) wait(m_end_req);
-    } else {
-      m_waiting_end_req = nullptr;
-      if (s == tlm::TLM_COMPLETED) finish(slot);
-    }
+    if (s == tlm::TLM_ACCEPTED) break;  // held: END_REQ will come
+    m_waiting_end_req = nullptr;
+    if (s == tlm::TLM_COMPLETED) finish(slot);
   }
 }
 
@@ -82,7 +81,7 @@ tlm::tlm_sync_enum TrafficGenerator::nb_transport_bw(tlm::tlm_generic_payload& t
                                                      sc_core::sc_time&) {
   if (&trans == m_waiting_end_req && (phase == tlm::END_REQ || phase == tlm::BEGIN_RESP)) {
     m_waiting_end_req = nullptr;
-    m_end_req.notify(sc_core::SC_ZERO_TIME);
+    m_wakeup.notify(sc_core::SC_ZERO_TIME);
   }
   if (phase == tlm::BEGIN_RESP) finish(static_cast<Slot&>(trans));
   return phase == tlm::END_REQ ? tlm::TLM_ACCEPTED : tlm::TLM_COMPLETED;
@@ -97,7 +96,7 @@ void TrafficGenerator::finish(Slot& slot) {
   ++m_done;
   m_last = sc_core::sc_time_stamp();
   m_free.push_back(&slot);
-  m_slot_freed.notify(sc_core::SC_ZERO_TIME);
+  m_wakeup.notify(sc_core::SC_ZERO_TIME);
 }
 
 double TrafficGenerator::latency_ns_quantile(double q) const {

@@ -60,8 +60,9 @@ class TrafficGenerator : public sc_core::sc_module {
   std::vector<std::unique_ptr<Slot>> m_slots;
   std::vector<Slot*> m_free;
   std::vector<std::uint8_t> m_scratch;
-  sc_core::sc_event m_slot_freed, m_end_req;
+  sc_core::sc_event m_wakeup;  // a slot freed or a held request was taken
   tlm::tlm_generic_payload* m_waiting_end_req = nullptr;
+  std::uint64_t m_next = 0;  // the next request to issue
   std::uint64_t m_done = 0;
   sc_core::sc_time m_last = sc_core::SC_ZERO_TIME;
   double m_latency_sum_ns = 0.0, m_latency_max_ns = 0.0;
