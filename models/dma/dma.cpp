@@ -10,13 +10,14 @@ namespace eva {
 Dma::Dma(const sc_core::sc_module_name& name, const DmaConfig& config)
     : sc_module(name),
       initiator_socket("initiator_socket"),
+      sram_socket("sram_socket"),
       m_config(config),
-      m_scratch(static_cast<std::size_t>(config.burst_bytes)),
-      m_peq(this, &Dma::on_peq) {
+      m_scratch(static_cast<std::size_t>(config.burst_bytes)) {
   initiator_socket.register_nb_transport_bw(this, &Dma::nb_transport_bw);
   for (int i = 0; i < config.max_outstanding; ++i) {
     m_slots.push_back(std::make_unique<Slot>());
     m_slots.back()->set_mm(this);
+    m_slots.back()->staging.resize(static_cast<std::size_t>(config.burst_bytes));
     m_free.push_back(m_slots.back().get());
   }
   m_bursts = m_stats.add("bursts", "requests", "bursts issued");
@@ -32,28 +33,44 @@ Dma::~Dma() {
 
 Dma::Transfer Dma::start_read(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
                               std::uint8_t* dst) {
-  return start(tlm::TLM_READ_COMMAND, addr, row_bytes, rows, stride, dst);
+  return start(Job{{}, tlm::TLM_READ_COMMAND, addr, row_bytes, rows, stride, dst ? End::host : End::none, dst, 0,
+                   dst == nullptr});
 }
 
 Dma::Transfer Dma::start_write(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
                                const std::uint8_t* src) {
   // The target only reads the buffer of a write; TLM's payload is not const-typed.
-  return start(tlm::TLM_WRITE_COMMAND, addr, row_bytes, rows, stride, const_cast<std::uint8_t*>(src));
+  return start(Job{{}, tlm::TLM_WRITE_COMMAND, addr, row_bytes, rows, stride, src ? End::host : End::none,
+                   const_cast<std::uint8_t*>(src), 0, src == nullptr});
 }
 
-Dma::Transfer Dma::start(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows,
-                         std::uint64_t stride, std::uint8_t* data) {
+Dma::Transfer Dma::start_load(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
+                              std::uint64_t sram_addr, bool timing_only) {
+  return start(Job{{}, tlm::TLM_READ_COMMAND, addr, row_bytes, rows, stride, End::sram, nullptr, sram_addr,
+                   timing_only});
+}
+
+Dma::Transfer Dma::start_store(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows,
+                               std::uint64_t stride, std::uint64_t sram_addr, bool timing_only) {
+  return start(Job{{}, tlm::TLM_WRITE_COMMAND, addr, row_bytes, rows, stride, End::sram, nullptr, sram_addr,
+                   timing_only});
+}
+
+Dma::Transfer Dma::start(Job job) {
   Transfer t;
-  if (row_bytes == 0 || rows == 0) return t;
-  if (stride == row_bytes) {  // rows that touch form one contiguous block
-    row_bytes *= rows;
-    rows = 1;
+  if (job.row_bytes == 0 || job.rows == 0) return t;
+  if (job.stride == job.row_bytes) {  // rows that touch form one contiguous block
+    job.row_bytes *= job.rows;
+    job.rows = 1;
   }
+  if (job.end == End::sram && sram_socket.size() == 0)
+    throw std::logic_error(std::string(name()) + ": an SRAM transfer needs sram_socket bound");
   const auto burst = static_cast<std::uint64_t>(m_config.burst_bytes);
   t.m_state = std::make_shared<Transfer::State>();
-  t.m_state->left = rows * ((row_bytes + burst - 1) / burst);
-  m_jobs.push_back(Job{t.m_state, cmd, addr, row_bytes, rows, stride, data});
-  m_work.notify(sc_core::SC_ZERO_TIME);
+  t.m_state->left = job.rows * ((job.row_bytes + burst - 1) / burst);
+  job.state = t.m_state;
+  m_jobs.push_back(job);
+  m_wakeup.notify(sc_core::SC_ZERO_TIME);
   return t;
 }
 
@@ -61,28 +78,72 @@ void Dma::wait_for(const Transfer& t) {
   while (!t.done()) sc_core::wait(t.m_state->finished);
 }
 
+sc_core::sc_time Dma::sram_access(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t* data, std::uint64_t len,
+                                  bool timing_only) {
+  tlm::tlm_generic_payload p;
+  TimingOnly ext;
+  p.set_command(cmd);
+  p.set_address(addr);
+  p.set_data_ptr(data);
+  p.set_data_length(static_cast<unsigned int>(len));
+  p.set_streaming_width(static_cast<unsigned int>(len));
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  if (timing_only) p.set_extension(&ext);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  sram_socket->b_transport(p, delay);
+  if (timing_only) p.clear_extension(&ext);
+  if (p.is_response_error())
+    throw std::runtime_error(fmt::format("{}: SRAM {} of {} B at 0x{:x} failed: {}", name(),
+                                         cmd == tlm::TLM_READ_COMMAND ? "read" : "write", len, addr,
+                                         p.get_response_string()));
+  return delay;
+}
+
 void Dma::issue_thread() {
   const auto burst = static_cast<std::uint64_t>(m_config.burst_bytes);
   for (;;) {
-    while (m_jobs.empty()) wait(m_work);
+    // Loaded bursts go into the SRAM first: that frees their slots.
+    while (!m_to_sram.empty()) {
+      Slot& slot = *m_to_sram.front();
+      m_to_sram.pop_front();
+      const sc_core::sc_time d = sram_access(tlm::TLM_WRITE_COMMAND, slot.sram_addr, slot.staging.data(),
+                                             slot.get_data_length(), slot.get_extension<TimingOnly>() != nullptr);
+      retire(slot, sc_core::sc_time_stamp() + d);
+    }
+    if (m_jobs.empty() || m_free.empty() || m_waiting_end_req) {
+      wait(m_wakeup);
+      continue;
+    }
     Job& job = m_jobs.front();
-    while (m_free.empty()) wait(m_slot_freed);
     Slot& slot = *m_free.back();
     m_free.pop_back();
     const std::uint64_t len = std::min(burst, job.row_bytes - job.col);
+    const std::uint64_t offset = job.row * job.row_bytes + job.col;
     tlm::tlm_generic_payload& trans = slot;
     trans.set_command(job.cmd);
     trans.set_address(job.addr + job.row * job.stride + job.col);
-    trans.set_data_ptr(job.data ? job.data + job.row * job.row_bytes + job.col : m_scratch.data());
     trans.set_data_length(static_cast<unsigned int>(len));
     trans.set_streaming_width(static_cast<unsigned int>(len));
     trans.set_byte_enable_ptr(nullptr);
     trans.set_dmi_allowed(false);
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    if (job.data)
+    slot.to_sram = job.end == End::sram && job.cmd == tlm::TLM_READ_COMMAND;
+    slot.sram_addr = job.sram + offset;
+    sc_core::sc_time sram_delay = sc_core::SC_ZERO_TIME;
+    if (job.end == End::host) {
+      trans.set_data_ptr(job.host + offset);
+    } else if (job.end == End::sram) {
+      trans.set_data_ptr(slot.staging.data());
+      if (job.cmd == tlm::TLM_WRITE_COMMAND)  // a store reads the SRAM first
+        sram_delay = sram_access(tlm::TLM_READ_COMMAND, slot.sram_addr, slot.staging.data(), len, job.timing_only);
+    } else {
+      trans.set_data_ptr(m_scratch.data());
+    }
+    if (job.timing_only) {
+      if (!trans.get_extension<TimingOnly>()) trans.set_extension(&slot.timing_only);
+    } else {
       trans.clear_extension<TimingOnly>();
-    else if (!trans.get_extension<TimingOnly>())
-      trans.set_extension(&slot.timing_only);
+    }
     slot.owner = job.state;
     m_stats.inc(m_bursts);
     m_stats.inc(job.cmd == tlm::TLM_READ_COMMAND ? m_bytes_read : m_bytes_written, static_cast<double>(len));
@@ -92,6 +153,7 @@ void Dma::issue_thread() {
       ++job.row;
     }
     if (job.row == job.rows) m_jobs.pop_front();  // all its bursts are on their way
+    if (sram_delay != sc_core::SC_ZERO_TIME) wait(sram_delay);
     send(slot);
   }
 }
@@ -103,11 +165,7 @@ void Dma::send(Slot& slot) {
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   m_waiting_end_req = &trans;
   const tlm::tlm_sync_enum s = initiator_socket->nb_transport_fw(trans, phase, delay);
-  if (s == tlm::TLM_ACCEPTED) {
-    // Back-pressure: no new request until this one is taken.
-    while (m_waiting_end_req) wait(m_end_req);
-    return;
-  }
+  if (s == tlm::TLM_ACCEPTED) return;  // back-pressure: the next burst waits for END_REQ
   m_waiting_end_req = nullptr;
   if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
     if (s == tlm::TLM_UPDATED) {
@@ -115,44 +173,50 @@ void Dma::send(Slot& slot) {
       sc_core::sc_time d = sc_core::SC_ZERO_TIME;
       initiator_socket->nb_transport_fw(trans, end, d);
     }
-    m_peq.notify(trans, tlm::BEGIN_RESP, delay);
+    if (delay != sc_core::SC_ZERO_TIME) wait(delay);
+    finish(trans);
   }
   // TLM_UPDATED with END_REQ: taken; the response comes on the backward path.
 }
 
 tlm::tlm_sync_enum Dma::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                         sc_core::sc_time& delay) {
-  if (phase == tlm::END_REQ || (phase == tlm::BEGIN_RESP && &trans == m_waiting_end_req)) {
-    if (&trans == m_waiting_end_req) {
-      m_waiting_end_req = nullptr;
-      m_end_req.notify(sc_core::SC_ZERO_TIME);
-    }
-    if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;
+  if (&trans == m_waiting_end_req && (phase == tlm::END_REQ || phase == tlm::BEGIN_RESP)) {
+    m_waiting_end_req = nullptr;
+    m_wakeup.notify(sc_core::SC_ZERO_TIME);
   }
+  if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;
   if (phase == tlm::BEGIN_RESP) {
-    if (delay == sc_core::SC_ZERO_TIME)
-      finish(trans);
-    else
-      m_peq.notify(trans, phase, delay);
+    if (delay != sc_core::SC_ZERO_TIME)
+      SC_REPORT_ERROR(name(), "BEGIN_RESP with a delay: targets must send it when it is due");
+    finish(trans);
     return tlm::TLM_COMPLETED;
   }
   SC_REPORT_ERROR(name(), "unexpected phase on the backward path");
   return tlm::TLM_COMPLETED;
 }
 
-void Dma::on_peq(tlm::tlm_generic_payload& trans, const tlm::tlm_phase&) { finish(trans); }
-
 void Dma::finish(tlm::tlm_generic_payload& trans) {
   if (trans.is_response_error())
     throw std::runtime_error(fmt::format("{}: {} of {} B at 0x{:x} failed: {}", name(),
                                          trans.is_read() ? "read" : "write", trans.get_data_length(),
                                          trans.get_address(), trans.get_response_string()));
-  Slot* slot = static_cast<Slot*>(&trans);  // every payload we send is a Slot
-  auto state = std::move(slot->owner);
-  if (--state->left == 0) state->finished.notify(sc_core::SC_ZERO_TIME);
+  Slot& slot = static_cast<Slot&>(trans);  // every payload we send is a Slot
   trans.release();
-  m_free.push_back(slot);
-  m_slot_freed.notify(sc_core::SC_ZERO_TIME);
+  if (slot.to_sram) {  // the issue thread writes it into the SRAM
+    m_to_sram.push_back(&slot);
+    m_wakeup.notify(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  retire(slot, sc_core::sc_time_stamp());
+}
+
+void Dma::retire(Slot& slot, const sc_core::sc_time& done) {
+  auto state = std::move(slot.owner);
+  state->last = std::max(state->last, done);
+  if (--state->left == 0) state->finished.notify(state->last - sc_core::sc_time_stamp());
+  m_free.push_back(&slot);
+  m_wakeup.notify(sc_core::SC_ZERO_TIME);
 }
 
 }  // namespace eva

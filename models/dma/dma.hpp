@@ -1,6 +1,6 @@
 #pragma once
 // A DMA engine moving contiguous and 2-D blocks between DRAM and on-chip
-// buffers, as an approximately-timed TLM initiator.
+// buffers, as an approximately-timed TLM initiator toward memory.
 //
 // Transfers are queued and started without blocking the caller; an issue
 // thread cuts them into bursts of `burst_bytes` and sends each as BEGIN_REQ,
@@ -9,6 +9,11 @@
 // back-pressure). A transfer is done when its last burst's response arrives.
 // So bandwidth comes from concurrency against the memory model: with one
 // burst in flight it is burst / latency, with enough it is the DRAM's peak.
+//
+// The on-chip end of a transfer is either a host buffer (or none, in timing
+// mode) or an SRAM reached through `sram_socket` (loosely timed): loads write
+// each burst into the SRAM when it arrives, stores read each burst from the
+// SRAM before it leaves, and the SRAM's access time adds to the transfer.
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -16,7 +21,6 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "common/stats.hpp"
@@ -27,18 +31,22 @@ namespace eva {
 
 class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
  public:
-  tlm_utils::simple_initiator_socket<Dma> initiator_socket;
+  tlm_utils::simple_initiator_socket<Dma> initiator_socket;               // toward DRAM (AT)
+  tlm_utils::simple_initiator_socket_optional<Dma> sram_socket;           // toward an on-chip SRAM (LT)
 
   // A started transfer; copies share it.
   class Transfer {
    public:
     Transfer() = default;
-    bool done() const { return !m_state || m_state->left == 0; }
+    bool done() const {
+      return !m_state || (m_state->left == 0 && sc_core::sc_time_stamp() >= m_state->last);
+    }
 
    private:
     friend class Dma;
     struct State {
-      std::uint64_t left = 0;  // bursts not yet answered
+      std::uint64_t left = 0;  // bursts not yet finished
+      sc_core::sc_time last = sc_core::SC_ZERO_TIME;
       sc_core::sc_event finished;
     };
     std::shared_ptr<State> m_state;
@@ -49,13 +57,18 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   Dma(const Dma&) = delete;
   Dma& operator=(const Dma&) = delete;
 
-  // A 2-D block: `rows` rows of `row_bytes`, `stride` bytes apart in memory,
+  // A 2-D block: `rows` rows of `row_bytes`, `stride` bytes apart in DRAM,
   // packed one after the other in the buffer. A null buffer moves time but no
   // data. The buffer must stay valid until the transfer is done.
   Transfer start_read(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
                       std::uint8_t* dst);
   Transfer start_write(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
                        const std::uint8_t* src);
+  // The same with the SRAM on `sram_socket` at `sram_addr` as the buffer.
+  Transfer start_load(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
+                      std::uint64_t sram_addr, bool timing_only = false);
+  Transfer start_store(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
+                       std::uint64_t sram_addr, bool timing_only = false);
   // Blocks the calling thread until the transfer is done.
   static void wait_for(const Transfer& t);
 
@@ -78,26 +91,34 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   const StatGroup& stats() const { return m_stats; }
 
  private:
+  enum class End { none, host, sram };
   struct Job {
     std::shared_ptr<Transfer::State> state;
     tlm::tlm_command cmd;
     std::uint64_t addr, row_bytes, rows, stride;
-    std::uint8_t* data;
+    End end;
+    std::uint8_t* host;      // End::host
+    std::uint64_t sram;      // End::sram
+    bool timing_only;        // End::sram without data
     std::uint64_t row = 0, col = 0;  // the next burst
   };
   // A pooled payload with what the DMA keeps about it.
   struct Slot : tlm::tlm_generic_payload {
     TimingOnly timing_only;
     std::shared_ptr<Transfer::State> owner;
+    std::vector<std::uint8_t> staging;  // the burst's data on its way to or from the SRAM
+    std::uint64_t sram_addr = 0;
+    bool to_sram = false;
   };
 
-  Transfer start(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows,
-                 std::uint64_t stride, std::uint8_t* data);
+  Transfer start(Job job);
   void issue_thread();
   void send(Slot& slot);
   void finish(tlm::tlm_generic_payload& trans);
+  void retire(Slot& slot, const sc_core::sc_time& done);
+  sc_core::sc_time sram_access(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t* data, std::uint64_t len,
+                               bool timing_only);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
-  void on_peq(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase);
   void free(tlm::tlm_generic_payload*) override {}  // slots are pooled, never freed
 
   const DmaConfig m_config;
@@ -105,9 +126,9 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   std::vector<std::unique_ptr<Slot>> m_slots;
   std::vector<Slot*> m_free;
   std::deque<Job> m_jobs;
-  sc_core::sc_event m_work, m_slot_freed, m_end_req;
+  std::deque<Slot*> m_to_sram;  // loaded bursts waiting to be written into the SRAM
+  sc_core::sc_event m_wakeup;   // a job, a free slot, END_REQ, or a burst for the SRAM
   tlm::tlm_generic_payload* m_waiting_end_req = nullptr;
-  tlm_utils::peq_with_cb_and_phase<Dma> m_peq;
   StatGroup m_stats{"dma"};
   std::size_t m_bursts, m_bytes_read, m_bytes_written;
 };

@@ -152,3 +152,34 @@ TEST_CASE("SRAM: DMA fills it over TLM, lanes read it back with conflicts counte
   sram.read_lanes(spread, 2, out.data());
   CHECK(std::equal(out.begin(), out.end(), fill.begin()));
 }
+
+TEST_CASE("DMA moves 2-D tiles from DRAM into an SRAM and back, data and time") {
+  const DramConfig c = load_dram("ddr4-3200", {});
+  DramController dram("dram", c);
+  SramConfig sc;
+  Sram sram("buffer", sc, 500.0);
+  Dma dma("dma", DmaConfig{});
+  dma.initiator_socket.bind(dram.target_socket);
+  dma.sram_socket.bind(sram.target_socket);
+  // A 16 x 48 B tile of a row-major matrix with 1000 B rows.
+  std::vector<std::uint8_t> matrix(16 * 1000);
+  for (std::size_t i = 0; i < matrix.size(); ++i) matrix[i] = static_cast<std::uint8_t>(i * 13 + 1);
+  dram.storage().write(0, matrix.data(), matrix.size());
+  sc_core::sc_time loaded, stored;
+  test::Stimulus s("s", [&] {
+    dma.wait_for(dma.start_load(200, 48, 16, 1000, 512));
+    loaded = sc_core::sc_time_stamp();
+    dma.wait_for(dma.start_store(1 << 20, 48, 16, 48, 512));  // back, packed
+    stored = sc_core::sc_time_stamp();
+  });
+  test::run_clean();
+  for (std::size_t r = 0; r < 16; ++r)
+    CHECK(std::equal(matrix.begin() + static_cast<long>(200 + r * 1000), matrix.begin() + static_cast<long>(248 + r * 1000),
+                     sram.data() + 512 + r * 48));
+  std::vector<std::uint8_t> back(16 * 48);
+  dram.storage().read(1 << 20, back.data(), back.size());
+  CHECK(std::equal(back.begin(), back.end(), sram.data() + 512));
+  // At least one DRAM access's latency each way, and the SRAM's own cycles.
+  CHECK(loaded >= sc_core::sc_time((c.timing.tRCD + c.timing.tCL + c.timing.tBURST) * c.tck_ps, sc_core::SC_PS));
+  CHECK(stored > loaded);
+}
