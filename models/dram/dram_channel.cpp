@@ -38,7 +38,7 @@ void DramChannel::enqueue(const Request& r, Time now) {
   if (queued() == 0) catch_up_refresh(now);
   std::vector<Request>& q = r.write ? m_writes : m_reads;
   q.push_back(r);
-  q.back().bank = static_cast<std::uint32_t>(bank_index(r.addr.rank, r.addr.bank_group, r.addr.bank));
+  q.back().bank = static_cast<std::uint32_t>(bank_index(r.rank, r.bank_group, r.bank_in_group));
   // The cached choice stays right unless the newcomer beats it, or it hits
   // the row the cached PRE would close; the newcomer is the youngest, so it
   // wins only by being sooner, or a row hit against a row command.
@@ -46,19 +46,19 @@ void DramChannel::enqueue(const Request& r, Time now) {
     m_cache.reset();
     return;
   }
-  const Bank& b = bank_of(r.addr);
-  const bool hit = b.open_row == static_cast<std::int64_t>(r.addr.row);
-  if (hit && m_cache->cmd == DramCommand::pre && m_cache->rank == r.addr.rank && m_cache->bg == r.addr.bank_group &&
-      m_cache->bank == r.addr.bank) {
+  const Bank& b = m_banks[q.back().bank];
+  const bool hit = b.open_row == static_cast<std::int64_t>(r.row);
+  if (hit && m_cache->cmd == DramCommand::pre && m_cache->rank == r.rank && m_cache->bg == r.bank_group &&
+      m_cache->bank == r.bank_in_group) {
     m_cache.reset();
     return;
   }
-  if (blocked_by_refresh(r.addr, now)) return;
+  if (blocked_by_refresh(q.back(), now)) return;
   DramCommand cmd;
   Time t;
   if (hit) {
     cmd = r.write ? DramCommand::wr : DramCommand::rd;
-    t = col_ready(r.write, r.addr.rank, r.addr.bank_group, b);
+    t = col_ready(r.write, r.rank, r.bank_group, b);
   } else if (b.open_row >= 0) {
     // A PRE for the newcomer waits if an older request hits this bank; let a
     // full choice decide.
@@ -66,13 +66,13 @@ void DramChannel::enqueue(const Request& r, Time now) {
     return;
   } else {
     cmd = DramCommand::act;
-    t = act_ready(r.addr.rank, r.addr.bank_group, b);
+    t = act_ready(r.rank, r.bank_group, b);
   }
   t = std::max(t, m_cache_at);
   // A refresh keeps its ties (see choose()).
   const bool wins_tie = m_cache->index >= 0 && is_column(cmd) && !is_column(m_cache->cmd);
   if (t < m_cache->time || (t == m_cache->time && wins_tie))
-    m_cache = Candidate{t, cmd, static_cast<int>(q.size() - 1), r.addr.rank, r.addr.bank_group, r.addr.bank};
+    m_cache = Candidate{t, cmd, static_cast<int>(q.size() - 1), r.rank, r.bank_group, r.bank_in_group};
 }
 
 void DramChannel::catch_up_refresh(Time now) {
@@ -88,11 +88,11 @@ void DramChannel::catch_up_refresh(Time now) {
   }
 }
 
-bool DramChannel::blocked_by_refresh(const DramAddress& a, Time now) const {
-  const Rank& rank = m_rank[a.rank];
+bool DramChannel::blocked_by_refresh(const Request& r, Time now) const {
+  const Rank& rank = m_rank[r.rank];
   if (rank.refresh_due > now) return false;
   if (!m_per_bank_refresh) return true;
-  return a.bank_group * m_banks_per_group + a.bank == rank.ref_bank;
+  return static_cast<std::uint32_t>(r.bank_group) * m_banks_per_group + r.bank_in_group == rank.ref_bank;
 }
 
 DramChannel::Time DramChannel::act_ready(std::uint32_t rank, std::uint32_t bg, const Bank& b) const {
@@ -179,27 +179,27 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
   for (std::size_t i = 0; i < q.size(); ++i) {
     const Request& r = q[i];
     const std::uint32_t bi = r.bank;
-    if (any_due && m_rank_due[r.addr.rank] &&
-        (!m_per_bank_refresh || bi % (m_bank_groups * m_banks_per_group) == m_rank[r.addr.rank].ref_bank))
+    if (any_due && m_rank_due[r.rank] &&
+        (!m_per_bank_refresh || bi % (m_bank_groups * m_banks_per_group) == m_rank[r.rank].ref_bank))
       continue;
     const Bank& b = m_banks[bi];
-    const bool hit = b.open_row == static_cast<std::int64_t>(r.addr.row);
+    const bool hit = b.open_row == static_cast<std::int64_t>(r.row);
     // Per bank, only the oldest hit and the oldest other request can win: a
     // younger one of the same kind needs the same command at the same time.
     std::uint64_t& seen = hit ? m_seen_hit[bi] : m_seen_other[bi];
     if (seen == m_stamp) continue;
     seen = m_stamp;
-    Candidate k{0, DramCommand::act, static_cast<int>(i), r.addr.rank, r.addr.bank_group, r.addr.bank};
+    Candidate k{0, DramCommand::act, static_cast<int>(i), r.rank, r.bank_group, r.bank_in_group};
     if (hit) {
       k.cmd = r.write ? DramCommand::wr : DramCommand::rd;
-      k.time = std::max(col_ready(r.write, r.addr.rank, r.addr.bank_group, b), now);
+      k.time = std::max(col_ready(r.write, r.rank, r.bank_group, b), now);
     } else if (b.open_row >= 0) {
       k.cmd = DramCommand::pre;
       k.time = std::max({b.next_pre, m_next_cmd, now});
       m_pre.push_back(k);
       continue;
     } else {
-      k.time = std::max(act_ready(r.addr.rank, r.addr.bank_group, b), now);
+      k.time = std::max(act_ready(r.rank, r.bank_group, b), now);
     }
     if (!have || better(k, c)) {
       c = k;
@@ -301,7 +301,7 @@ void DramChannel::issue(const Candidate& c, Time t, StepResult& out) {
   const Request r = q[static_cast<std::size_t>(c.index)];
   if (c.cmd == DramCommand::act) {
     ++m_counts.act;
-    bank.open_row = r.addr.row;
+    bank.open_row = r.row;
     bank.act_time = t;
     bank.next_col = t + m_t.tRCD;
     bank.next_pre = std::max(bank.next_pre, t + m_t.tRAS);

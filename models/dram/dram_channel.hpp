@@ -38,12 +38,23 @@ class DramChannel {
   using Time = std::int64_t;  // tCK
   static constexpr Time never = std::numeric_limits<Time>::max();
 
+  // A queued burst, kept small: the scheduler scans these.
   struct Request {
-    std::uint64_t tag = 0;  // the caller's handle
-    bool write = false;
-    DramAddress addr;
-    Time arrival = 0;
+    std::uint32_t tag = 0;  // the caller's handle
+    std::uint32_t row = 0;
     std::uint32_t bank = 0;  // flat bank index in the channel (set on enqueue)
+    std::uint16_t rank = 0, bank_group = 0, bank_in_group = 0;
+    bool write = false;
+    static Request of(std::uint32_t tag, bool write, const DramAddress& a) {
+      Request r;
+      r.tag = tag;
+      r.write = write;
+      r.row = a.row;
+      r.rank = static_cast<std::uint16_t>(a.rank);
+      r.bank_group = static_cast<std::uint16_t>(a.bank_group);
+      r.bank_in_group = static_cast<std::uint16_t>(a.bank);
+      return r;
+    }
   };
   struct Completion {
     std::uint64_t tag = 0;
@@ -101,9 +112,9 @@ class DramChannel {
     std::uint32_t rank = 0, bg = 0, bank = 0;
   };
   // What a due refresh keeps requests away from.
-  bool blocked_by_refresh(const DramAddress& a, Time now) const;
+  bool blocked_by_refresh(const Request& r, Time now) const;
 
-  Bank& bank_of(const DramAddress& a) { return m_banks[bank_index(a.rank, a.bank_group, a.bank)]; }
+
   std::size_t bank_index(std::uint32_t rank, std::uint32_t bg, std::uint32_t bank) const {
     return (static_cast<std::size_t>(rank) * m_bank_groups + bg) * m_banks_per_group + bank;
   }

@@ -73,7 +73,7 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
   DramChannel::Time wake = DramChannel::never;
   for (const DramAddress& a : m_decoded) {
     DramChannel& ch = m_channels[a.channel];
-    ch.enqueue(DramChannel::Request{tag, write, a, now}, now);
+    ch.enqueue(DramChannel::Request::of(tag, write, a), now);
     m_next[a.channel] = std::min(m_next[a.channel], ch.next_hint(now));
     wake = std::min(wake, m_next[a.channel]);
   }
