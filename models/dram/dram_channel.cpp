@@ -25,8 +25,8 @@ DramChannel::DramChannel(const DramConfig& config, bool use_cache)
       m_rfc(m_per_bank_refresh ? config.timing.tRFCpb : config.timing.tRFC),
       m_banks(static_cast<std::size_t>(m_ranks) * m_bank_groups * m_banks_per_group),
       m_rank(m_ranks),
-      m_seen_hit(m_banks.size(), 0),
-      m_seen_other(m_banks.size(), 0),
+      m_reads(m_banks.size()),
+      m_writes(m_banks.size()),
       m_rank_due(m_ranks, 0) {
   for (auto& r : m_rank) {
     r.last_act_bg.assign(m_bank_groups, -(1 << 30));
@@ -34,11 +34,43 @@ DramChannel::DramChannel(const DramConfig& config, bool use_cache)
   }
 }
 
-void DramChannel::enqueue(const Request& r, Time now) {
-  if (queued() == 0) catch_up_refresh(now);
-  std::vector<Request>& q = r.write ? m_writes : m_reads;
+void DramChannel::BankQueues::push(const Request& r) {
+  std::deque<Request>& q = m_per_bank[r.bank];
+  if (q.empty()) {
+    m_where[r.bank] = m_active.size();
+    m_active.push_back(r.bank);
+  }
   q.push_back(r);
-  q.back().bank = static_cast<std::uint32_t>(bank_index(r.rank, r.bank_group, r.bank_in_group));
+  ++m_size;
+}
+
+const DramChannel::Request& DramChannel::BankQueues::find(std::uint32_t b, std::uint64_t seq) const {
+  const std::deque<Request>& q = m_per_bank[b];
+  return *std::find_if(q.begin(), q.end(), [seq](const Request& r) { return r.seq == seq; });
+}
+
+DramChannel::Request DramChannel::BankQueues::take(std::uint32_t b, std::uint64_t seq) {
+  std::deque<Request>& q = m_per_bank[b];
+  const auto it = std::find_if(q.begin(), q.end(), [seq](const Request& r) { return r.seq == seq; });
+  const Request r = *it;
+  q.erase(it);
+  --m_size;
+  if (q.empty()) {  // the bank leaves the active list (swap with the last)
+    const std::size_t at = m_where[b];
+    m_active[at] = m_active.back();
+    m_where[m_active[at]] = at;
+    m_active.pop_back();
+    m_where[b] = none;
+  }
+  return r;
+}
+
+void DramChannel::enqueue(const Request& in, Time now) {
+  if (queued() == 0) catch_up_refresh(now);
+  Request r = in;
+  r.bank = static_cast<std::uint32_t>(bank_index(r.rank, r.bank_group, r.bank_in_group));
+  r.seq = m_seq++;
+  (r.write ? m_writes : m_reads).push(r);
   // The cached choice stays right unless the newcomer beats it, or it hits
   // the row the cached PRE would close; the newcomer is the youngest, so it
   // wins only by being sooner, or a row hit against a row command.
@@ -46,14 +78,14 @@ void DramChannel::enqueue(const Request& r, Time now) {
     m_cache.reset();
     return;
   }
-  const Bank& b = m_banks[q.back().bank];
+  const Bank& b = m_banks[r.bank];
   const bool hit = b.open_row == static_cast<std::int64_t>(r.row);
   if (hit && m_cache->cmd == DramCommand::pre && m_cache->rank == r.rank && m_cache->bg == r.bank_group &&
       m_cache->bank == r.bank_in_group) {
     m_cache.reset();
     return;
   }
-  if (blocked_by_refresh(q.back(), now)) return;
+  if (blocked_by_refresh(r, now)) return;
   DramCommand cmd;
   Time t;
   if (hit) {
@@ -70,9 +102,9 @@ void DramChannel::enqueue(const Request& r, Time now) {
   }
   t = std::max(t, m_cache_at);
   // A refresh keeps its ties (see choose()).
-  const bool wins_tie = m_cache->index >= 0 && is_column(cmd) && !is_column(m_cache->cmd);
+  const bool wins_tie = !m_cache->refresh && is_column(cmd) && !is_column(m_cache->cmd);
   if (t < m_cache->time || (t == m_cache->time && wins_tie))
-    m_cache = Candidate{t, cmd, static_cast<int>(q.size() - 1), r.rank, r.bank_group, r.bank_in_group};
+    m_cache = Candidate{t, cmd, r.seq, false, r.rank, r.bank_group, r.bank_in_group, r.bank};
 }
 
 void DramChannel::catch_up_refresh(Time now) {
@@ -131,6 +163,7 @@ std::optional<DramChannel::Candidate> DramChannel::refresh_candidate(Time now) {
     // Precharge the bank(s) to refresh (hits or not), then refresh.
     Candidate c;
     c.rank = r;
+    c.refresh = true;
     bool all_closed = true;
     Time ref_at = std::max(m_rank[r].busy_until, m_next_cmd);
     for (std::uint32_t g = 0; g < m_bank_groups; ++g)
@@ -144,6 +177,7 @@ std::optional<DramChannel::Candidate> DramChannel::refresh_candidate(Time now) {
             c.cmd = DramCommand::pre;
             c.bg = g;
             c.bank = b;
+            c.flat = static_cast<std::uint32_t>(bank_index(r, g, b));
           }
           all_closed = false;
         }
@@ -159,8 +193,7 @@ std::optional<DramChannel::Candidate> DramChannel::refresh_candidate(Time now) {
 }
 
 std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
-  const std::vector<Request>& q = m_write_mode ? m_writes : m_reads;
-  ++m_stamp;  // stamps mark per-bank facts of this choice: nothing to clear
+  const BankQueues& q = m_write_mode ? m_writes : m_reads;
   // What a due refresh keeps away: whole ranks (all-bank) or one bank each.
   bool any_due = false;
   for (std::uint32_t r = 0; r < m_ranks; ++r) {
@@ -171,48 +204,42 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
     // Soonest first; at equal times a row hit first; then the oldest.
     if (x.time != y.time) return x.time < y.time;
     if (is_column(x.cmd) != is_column(y.cmd)) return is_column(x.cmd);
-    return x.index < y.index;
+    return x.seq < y.seq;
   };
   Candidate c;
   bool have = false;
-  m_pre.clear();  // PREs wait until every hit has been seen
-  for (std::size_t i = 0; i < q.size(); ++i) {
-    const Request& r = q[i];
-    const std::uint32_t bi = r.bank;
-    if (any_due && m_rank_due[r.rank] &&
-        (!m_per_bank_refresh || bi % (m_bank_groups * m_banks_per_group) == m_rank[r.rank].ref_bank))
-      continue;
-    const Bank& b = m_banks[bi];
-    const bool hit = b.open_row == static_cast<std::int64_t>(r.row);
-    // Per bank, only the oldest hit and the oldest other request can win: a
-    // younger one of the same kind needs the same command at the same time.
-    std::uint64_t& seen = hit ? m_seen_hit[bi] : m_seen_other[bi];
-    if (seen == m_stamp) continue;
-    seen = m_stamp;
-    Candidate k{0, DramCommand::act, static_cast<int>(i), r.rank, r.bank_group, r.bank_in_group};
-    if (hit) {
-      k.cmd = r.write ? DramCommand::wr : DramCommand::rd;
-      k.time = std::max(col_ready(r.write, r.rank, r.bank_group, b), now);
-    } else if (b.open_row >= 0) {
-      k.cmd = DramCommand::pre;
-      k.time = std::max({b.next_pre, m_next_cmd, now});
-      m_pre.push_back(k);
-      continue;
-    } else {
-      k.time = std::max(act_ready(r.rank, r.bank_group, b), now);
-    }
+  const auto consider = [&](const Candidate& k) {
     if (!have || better(k, c)) {
       c = k;
       have = true;
-      if (k.time == now && is_column(k.cmd)) break;  // nothing later in the queue can beat it
     }
+  };
+  const std::uint32_t banks_per_rank = m_bank_groups * m_banks_per_group;
+  for (const std::uint32_t bi : q.active()) {
+    const std::deque<Request>& requests = q.bank(bi);
+    const Request& first = requests.front();
+    if (any_due && m_rank_due[first.rank] &&
+        (!m_per_bank_refresh || bi % banks_per_rank == m_rank[first.rank].ref_bank))
+      continue;
+    const Bank& b = m_banks[bi];
+    // Per bank only the oldest hit, or else the oldest request, can win: a
+    // younger one of the same kind needs the same command at the same time.
+    if (b.open_row < 0) {  // closed: the oldest request activates its row
+      consider(Candidate{std::max(act_ready(first.rank, first.bank_group, b), now), DramCommand::act, first.seq,
+                         false, first.rank, first.bank_group, first.bank_in_group, bi});
+      continue;
+    }
+    const auto hit = std::find_if(requests.begin(), requests.end(), [&b](const Request& r) {
+      return b.open_row == static_cast<std::int64_t>(r.row);
+    });
+    if (hit != requests.end())
+      consider(Candidate{std::max(col_ready(hit->write, hit->rank, hit->bank_group, b), now),
+                         hit->write ? DramCommand::wr : DramCommand::rd, hit->seq, false, hit->rank,
+                         hit->bank_group, hit->bank_in_group, bi});
+    else  // no request hits the open row (one that does keeps it open)
+      consider(Candidate{std::max({b.next_pre, m_next_cmd, now}), DramCommand::pre, first.seq, false, first.rank,
+                         first.bank_group, first.bank_in_group, bi});
   }
-  // A row that a queued request still hits is not closed for another one.
-  for (const Candidate& k : m_pre)
-    if (m_seen_hit[bank_index(k.rank, k.bg, k.bank)] != m_stamp && (!have || better(k, c))) {
-      c = k;
-      have = true;
-    }
   // A due refresh goes first unless a request can issue sooner.
   if (any_due) {
     const std::optional<Candidate> refresh = refresh_candidate(now);
@@ -290,18 +317,17 @@ void DramChannel::issue(const Candidate& c, Time t, StepResult& out) {
       }
     return;
   }
-  Bank& bank = m_banks[bank_index(c.rank, c.bg, c.bank)];
+  Bank& bank = m_banks[c.flat];
   if (c.cmd == DramCommand::pre) {
     ++m_counts.pre;
     bank.open_row = -1;
     bank.next_act = std::max(bank.next_act, t + m_t.tRP);
     return;
   }
-  std::vector<Request>& q = m_write_mode ? m_writes : m_reads;
-  const Request r = q[static_cast<std::size_t>(c.index)];
+  BankQueues& q = m_write_mode ? m_writes : m_reads;
   if (c.cmd == DramCommand::act) {
     ++m_counts.act;
-    bank.open_row = r.row;
+    bank.open_row = q.find(c.flat, c.seq).row;
     bank.act_time = t;
     bank.next_col = t + m_t.tRCD;
     bank.next_pre = std::max(bank.next_pre, t + m_t.tRAS);
@@ -342,8 +368,7 @@ void DramChannel::issue(const Candidate& c, Time t, StepResult& out) {
     bank.open_row = -1;
     bank.next_act = std::max(bank.next_act, closes + m_t.tRP);
   }
-  out.completed = Completion{r.tag, data_end};
-  q.erase(q.begin() + c.index);
+  out.completed = Completion{q.take(c.flat, c.seq).tag, data_end};
 }
 
 }  // namespace eva

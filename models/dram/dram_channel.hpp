@@ -17,6 +17,7 @@
 // idle, refreshes are accounted without simulating them.
 // Not modelled: rank-to-rank switching, power-down.
 #include <array>
+#include <deque>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -43,6 +44,7 @@ class DramChannel {
     std::uint32_t tag = 0;  // the caller's handle
     std::uint32_t row = 0;
     std::uint32_t bank = 0;  // flat bank index in the channel (set on enqueue)
+    std::uint64_t seq = 0;   // arrival order (set on enqueue)
     std::uint16_t rank = 0, bank_group = 0, bank_in_group = 0;
     bool write = false;
     static Request of(std::uint32_t tag, bool write, const DramAddress& a) {
@@ -78,6 +80,28 @@ class DramChannel {
     return used < cap ? cap - used : 0;
   }
   std::size_t queued() const { return m_reads.size() + m_writes.size(); }
+
+  // Requests of one kind, kept per bank in arrival order, with the list of
+  // banks that have any: the scheduler looks at banks, not at every request.
+  class BankQueues {
+   public:
+    explicit BankQueues(std::size_t banks) : m_per_bank(banks), m_where(banks, none) {}
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    const std::vector<std::uint32_t>& active() const { return m_active; }
+    const std::deque<Request>& bank(std::uint32_t b) const { return m_per_bank[b]; }
+    void push(const Request& r);
+    // Removes request `seq` of bank `b` and returns it.
+    Request take(std::uint32_t b, std::uint64_t seq);
+    const Request& find(std::uint32_t b, std::uint64_t seq) const;
+
+   private:
+    static constexpr std::size_t none = static_cast<std::size_t>(-1);
+    std::vector<std::deque<Request>> m_per_bank;
+    std::vector<std::uint32_t> m_active;
+    std::vector<std::size_t> m_where;  // position in m_active, or none
+    std::size_t m_size = 0;
+  };
   // Queues a request arriving at `now` (the caller checks room()).
   void enqueue(const Request& r, Time now);
   // When step() next has something to do, as far as is known without a full
@@ -108,8 +132,10 @@ class DramChannel {
   struct Candidate {
     Time time = never;
     DramCommand cmd = DramCommand::act;
-    int index = -1;  // in the active queue; -1: refresh
-    std::uint32_t rank = 0, bg = 0, bank = 0;
+    std::uint64_t seq = 0;  // the request's arrival order (unused for refresh)
+    bool refresh = false;
+    std::uint32_t rank = 0, bg = 0, bank = 0;  // bank within its group
+    std::uint32_t flat = 0;                     // flat bank index
   };
   // What a due refresh keeps requests away from.
   bool blocked_by_refresh(const Request& r, Time now) const;
@@ -140,7 +166,8 @@ class DramChannel {
   const Time m_refi, m_rfc;  // of the refresh mode in use
   std::vector<Bank> m_banks;
   std::vector<Rank> m_rank;
-  std::vector<Request> m_reads, m_writes;
+  BankQueues m_reads, m_writes;
+  std::uint64_t m_seq = 0;
   bool m_write_mode = false;
   // Channel-wide state: command bus, data bus, column-to-column spacing.
   Time m_next_cmd = 0, m_bus_free = 0;
@@ -148,10 +175,7 @@ class DramChannel {
   std::uint32_t m_last_col_rank = 0, m_last_col_bg = 0;
   Time m_last_read = -(1 << 30), m_last_write_end = -(1 << 30);
   std::uint32_t m_last_write_rank = 0, m_last_write_bg = 0;
-  std::vector<std::uint64_t> m_seen_hit, m_seen_other;  // per bank: choose() took its candidate
-  std::vector<char> m_rank_due;                         // per rank: a refresh is due (choose())
-  std::vector<Candidate> m_pre;                         // choose(): PREs held back
-  std::uint64_t m_stamp = 0;
+  std::vector<char> m_rank_due;  // per rank: a refresh is due (choose())
   std::optional<Candidate> m_cache;  // the choice for the next step, if still valid
   Time m_cache_at = 0, m_refresh_due_min = never;
   DramCommandCounts m_counts;
