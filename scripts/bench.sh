@@ -5,6 +5,9 @@
 # 2. The DRAM model's simulation speed: transactions per wall-clock second on
 #    sequential traffic of 32 MiB, the best and the median of 7 runs (wall-clock
 #    figures vary with the host's load and clock; the median says how much).
+# 3. With valgrind on the machine: instructions per transaction (callgrind), a
+#    figure that does not vary with the host (4 MiB of sequential reads,
+#    process start-up included).
 # Usage: scripts/bench.sh [path/to/eva-sim]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,3 +43,14 @@ rates = sorted(json.load(open(f))["transactions_per_wall_s"] / 1e6 for f in sys.
 print(f"| {sys.argv[1]} | {rates[-1]:.2f} | {statistics.median(rates):.2f} |")
 PY
 done
+
+if command -v valgrind >/dev/null; then
+  echo
+  echo "| preset | instructions per transaction (sequential) |"
+  echo "|---|---|"
+  for d in "${presets[@]}"; do
+    n=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$eva" dram-bench --dram "$d" --pattern seq \
+          --bytes 4194304 2>&1 | awk '/Collected/ {print $4}')
+    python3 -c "import sys; print(f'| {sys.argv[1]} | {int(sys.argv[2]) / 65536:.0f} |')" "$d" "$n"
+  done
+fi
