@@ -76,8 +76,7 @@ void validate_dram(const DramConfig& d, const ConfigReader& r, const ParamSet& p
     if (key.compare(0, 5, "dram.") != 0) continue;
     const std::string k = key.substr(5);
     if (k == "preset" || k == "kind" || k == "standard") continue;
-    if (d.kind == DramKind::ideal && !is_ideal_key(k))
-      r.fail(key, "only for dram.kind: timed (this preset is ideal)");
+    if (d.kind == DramKind::ideal && !is_ideal_key(k)) r.fail(key, "only for dram.kind: timed (this preset is ideal)");
     if (d.kind == DramKind::timed && is_ideal_key(k))
       r.fail(key, k == "bandwidth_gbps" ? "only for dram.kind: ideal; a timed DRAM's peak is channels x burst / "
                                           "(tBURST x tck_ps)"
@@ -85,10 +84,10 @@ void validate_dram(const DramConfig& d, const ConfigReader& r, const ParamSet& p
   }
   if (d.kind != DramKind::timed) return;
   for (const auto& [key, value] : std::vector<std::pair<const char*, int>>{{"dram.channels", d.channels},
-                                                                            {"dram.ranks", d.ranks},
-                                                                            {"dram.bank_groups", d.bank_groups},
-                                                                            {"dram.banks_per_group", d.banks_per_group},
-                                                                            {"dram.rows", d.rows}})
+                                                                           {"dram.ranks", d.ranks},
+                                                                           {"dram.bank_groups", d.bank_groups},
+                                                                           {"dram.banks_per_group", d.banks_per_group},
+                                                                           {"dram.rows", d.rows}})
     if (!power_of_two(static_cast<std::uint64_t>(value))) r.fail(key, "expected a power of two (address mapping)");
   if ((d.burst_length * d.width_bits) % 8 != 0 || !power_of_two(d.burst_bytes()))
     r.fail("dram.burst_length", "burst_length x width_bits / 8 must be a power-of-two number of bytes");

@@ -299,7 +299,8 @@ int cmd_dram_bench(const std::string& command, const std::vector<std::string>& a
                                                                  {"strided", TrafficPattern::strided},
                                                                  {"mix", TrafficPattern::mix}};
   const auto p = patterns.find(pattern);
-  if (p == patterns.end()) throw InputError(fmt::format("--pattern: expected seq, random, strided or mix, got '{}'", pattern));
+  if (p == patterns.end())
+    throw InputError(fmt::format("--pattern: expected seq, random, strided or mix, got '{}'", pattern));
   t.pattern = p->second;
   t.request_bytes = positive("--request-bytes", vm["request-bytes"].as<std::string>(), 1 << 20);
   t.bytes = positive("--bytes", vm["bytes"].as<std::string>(), 1ull << 40);

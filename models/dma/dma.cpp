@@ -33,27 +33,35 @@ Dma::~Dma() {
 
 Dma::Transfer Dma::start_read(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
                               std::uint8_t* dst) {
-  return start(Job{{}, tlm::TLM_READ_COMMAND, addr, row_bytes, rows, stride, dst ? End::host : End::none, dst, 0,
-                   dst == nullptr});
+  return start(Job{
+      {}, tlm::TLM_READ_COMMAND, addr, row_bytes, rows, stride, dst ? End::host : End::none, dst, 0, dst == nullptr});
 }
 
 Dma::Transfer Dma::start_write(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
                                const std::uint8_t* src) {
   // The target only reads the buffer of a write; TLM's payload is not const-typed.
-  return start(Job{{}, tlm::TLM_WRITE_COMMAND, addr, row_bytes, rows, stride, src ? End::host : End::none,
-                   const_cast<std::uint8_t*>(src), 0, src == nullptr});
+  return start(Job{{},
+                   tlm::TLM_WRITE_COMMAND,
+                   addr,
+                   row_bytes,
+                   rows,
+                   stride,
+                   src ? End::host : End::none,
+                   const_cast<std::uint8_t*>(src),
+                   0,
+                   src == nullptr});
 }
 
 Dma::Transfer Dma::start_load(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
                               std::uint64_t sram_addr, bool timing_only) {
-  return start(Job{{}, tlm::TLM_READ_COMMAND, addr, row_bytes, rows, stride, End::sram, nullptr, sram_addr,
-                   timing_only});
+  return start(
+      Job{{}, tlm::TLM_READ_COMMAND, addr, row_bytes, rows, stride, End::sram, nullptr, sram_addr, timing_only});
 }
 
-Dma::Transfer Dma::start_store(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows,
-                               std::uint64_t stride, std::uint64_t sram_addr, bool timing_only) {
-  return start(Job{{}, tlm::TLM_WRITE_COMMAND, addr, row_bytes, rows, stride, End::sram, nullptr, sram_addr,
-                   timing_only});
+Dma::Transfer Dma::start_store(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
+                               std::uint64_t sram_addr, bool timing_only) {
+  return start(
+      Job{{}, tlm::TLM_WRITE_COMMAND, addr, row_bytes, rows, stride, End::sram, nullptr, sram_addr, timing_only});
 }
 
 Dma::Transfer Dma::start(Job job) {

@@ -19,9 +19,9 @@
 #include <memory>
 #include <vector>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "common/stats.hpp"
 #include "common/timing_only.hpp"
@@ -31,16 +31,14 @@ namespace eva {
 
 class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
  public:
-  tlm_utils::simple_initiator_socket<Dma> initiator_socket;               // toward DRAM (AT)
-  tlm_utils::simple_initiator_socket_optional<Dma> sram_socket;           // toward an on-chip SRAM (LT)
+  tlm_utils::simple_initiator_socket<Dma> initiator_socket;      // toward DRAM (AT)
+  tlm_utils::simple_initiator_socket_optional<Dma> sram_socket;  // toward an on-chip SRAM (LT)
 
   // A started transfer; copies share it.
   class Transfer {
    public:
     Transfer() = default;
-    bool done() const {
-      return !m_state || (m_state->left == 0 && sc_core::sc_time_stamp() >= m_state->last);
-    }
+    bool done() const { return !m_state || (m_state->left == 0 && sc_core::sc_time_stamp() >= m_state->last); }
 
    private:
     friend class Dma;
@@ -97,9 +95,9 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
     tlm::tlm_command cmd;
     std::uint64_t addr, row_bytes, rows, stride;
     End end;
-    std::uint8_t* host;      // End::host
-    std::uint64_t sram;      // End::sram
-    bool timing_only;        // End::sram without data
+    std::uint8_t* host;              // End::host
+    std::uint64_t sram;              // End::sram
+    bool timing_only;                // End::sram without data
     std::uint64_t row = 0, col = 0;  // the next burst
   };
   // A pooled payload with what the DMA keeps about it.

@@ -225,17 +225,16 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
     // Per bank only the oldest hit, or else the oldest request, can win: a
     // younger one of the same kind needs the same command at the same time.
     if (b.open_row < 0) {  // closed: the oldest request activates its row
-      consider(Candidate{std::max(act_ready(first.rank, first.bank_group, b), now), DramCommand::act, first.seq,
-                         false, first.rank, first.bank_group, first.bank_in_group, bi});
+      consider(Candidate{std::max(act_ready(first.rank, first.bank_group, b), now), DramCommand::act, first.seq, false,
+                         first.rank, first.bank_group, first.bank_in_group, bi});
       continue;
     }
-    const auto hit = std::find_if(requests.begin(), requests.end(), [&b](const Request& r) {
-      return b.open_row == static_cast<std::int64_t>(r.row);
-    });
+    const auto hit = std::find_if(requests.begin(), requests.end(),
+                                  [&b](const Request& r) { return b.open_row == static_cast<std::int64_t>(r.row); });
     if (hit != requests.end())
       consider(Candidate{std::max(col_ready(hit->write, hit->rank, hit->bank_group, b), now),
-                         hit->write ? DramCommand::wr : DramCommand::rd, hit->seq, false, hit->rank,
-                         hit->bank_group, hit->bank_in_group, bi});
+                         hit->write ? DramCommand::wr : DramCommand::rd, hit->seq, false, hit->rank, hit->bank_group,
+                         hit->bank_in_group, bi});
     else  // no request hits the open row (one that does keeps it open)
       consider(Candidate{std::max({b.next_pre, m_next_cmd, now}), DramCommand::pre, first.seq, false, first.rank,
                          first.bank_group, first.bank_in_group, bi});
@@ -257,8 +256,7 @@ DramChannel::StepResult DramChannel::step(Time now) {
   update_mode();
   // The cached choice holds while nothing changed: same mode, not stepped
   // past it, and no refresh fell due since it was made.
-  if (m_cache && (m_write_mode != was_write_mode || now > m_cache->time || m_refresh_due_min <= now))
-    m_cache.reset();
+  if (m_cache && (m_write_mode != was_write_mode || now > m_cache->time || m_refresh_due_min <= now)) m_cache.reset();
   const std::optional<Candidate> best = m_cache ? m_cache : choose(now);
   m_cache.reset();
   if (!best) return out;

@@ -17,8 +17,8 @@
 // idle, refreshes are accounted without simulating them.
 // Not modelled: rank-to-rank switching, power-down.
 #include <array>
-#include <deque>
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -106,9 +106,7 @@ class DramChannel {
   void enqueue(const Request& r, Time now);
   // When step() next has something to do, as far as is known without a full
   // choice: the kept choice's time, else `now`.
-  Time next_hint(Time now) const {
-    return m_cache ? std::max(std::min(m_cache->time, m_refresh_due_min), now) : now;
-  }
+  Time next_hint(Time now) const { return m_cache ? std::max(std::min(m_cache->time, m_refresh_due_min), now) : now; }
   // Issues at most one command at `now` and says when to come back.
   StepResult step(Time now);
 
@@ -135,11 +133,10 @@ class DramChannel {
     std::uint64_t seq = 0;  // the request's arrival order (unused for refresh)
     bool refresh = false;
     std::uint32_t rank = 0, bg = 0, bank = 0;  // bank within its group
-    std::uint32_t flat = 0;                     // flat bank index
+    std::uint32_t flat = 0;                    // flat bank index
   };
   // What a due refresh keeps requests away from.
   bool blocked_by_refresh(const Request& r, Time now) const;
-
 
   std::size_t bank_index(std::uint32_t rank, std::uint32_t bg, std::uint32_t bank) const {
     return (static_cast<std::size_t>(rank) * m_bank_groups + bg) * m_banks_per_group + bank;
@@ -175,7 +172,7 @@ class DramChannel {
   std::uint32_t m_last_col_rank = 0, m_last_col_bg = 0;
   Time m_last_read = -(1 << 30), m_last_write_end = -(1 << 30);
   std::uint32_t m_last_write_rank = 0, m_last_write_bg = 0;
-  std::vector<char> m_rank_due;  // per rank: a refresh is due (choose())
+  std::vector<char> m_rank_due;      // per rank: a refresh is due (choose())
   std::optional<Candidate> m_cache;  // the choice for the next step, if still valid
   Time m_cache_at = 0, m_refresh_due_min = never;
   DramCommandCounts m_counts;

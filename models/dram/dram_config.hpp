@@ -36,8 +36,8 @@ enum class RefreshMode { all_bank, per_bank };
 template <>
 struct EnumNames<RefreshMode> {
   static const std::vector<std::pair<std::string_view, RefreshMode>>& list() {
-    static const std::vector<std::pair<std::string_view, RefreshMode>> names = {
-        {"all_bank", RefreshMode::all_bank}, {"per_bank", RefreshMode::per_bank}};
+    static const std::vector<std::pair<std::string_view, RefreshMode>> names = {{"all_bank", RefreshMode::all_bank},
+                                                                                {"per_bank", RefreshMode::per_bank}};
     return names;
   }
 };

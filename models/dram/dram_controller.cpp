@@ -156,8 +156,6 @@ double DramController::energy_j(const sc_core::sc_time& elapsed) const {
   return pj * 1e-12 + e.background_w * elapsed.to_seconds();
 }
 
-sc_core::sc_time DramController::access_latency() const {
-  return at_tck(m_config.timing.tCL + m_config.timing.tBURST);
-}
+sc_core::sc_time DramController::access_latency() const { return at_tck(m_config.timing.tCL + m_config.timing.tBURST); }
 
 }  // namespace eva

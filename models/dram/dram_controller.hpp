@@ -67,7 +67,7 @@ class DramController : public DramTarget {
   std::vector<InFlight> m_in_flight;      // indexed by tag
   std::vector<std::uint32_t> m_free_tags;
   std::vector<std::uint32_t> m_per_channel;  // scratch: bursts per channel of one request
-  std::vector<DramAddress> m_decoded;         // scratch: its bursts' addresses
+  std::vector<DramAddress> m_decoded;        // scratch: its bursts' addresses
   sc_core::sc_event m_wake;
   std::size_t m_stat_act, m_stat_pre, m_stat_rd, m_stat_wr, m_stat_ref, m_stat_busy;
 };

@@ -50,8 +50,7 @@ bool DramTarget::try_accept(tlm::tlm_generic_payload& trans) {
   const double len = static_cast<double>(trans.get_data_length());
   if (trans.is_write()) {
     // The data is captured when the request is taken.
-    if (!is_timing_only(trans))
-      m_storage.write(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
+    if (!is_timing_only(trans)) m_storage.write(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
     m_stats.inc(m_writes);
     m_stats.inc(m_bytes_written, len);
   } else {

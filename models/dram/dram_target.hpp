@@ -11,13 +11,13 @@
 #include <cstdint>
 #include <deque>
 #include <queue>
-#include <vector>
 #include <unordered_map>
+#include <vector>
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include "common/stats.hpp"
 #include "dram/sparse_storage.hpp"

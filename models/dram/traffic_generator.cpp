@@ -37,9 +37,12 @@ std::uint64_t TrafficGenerator::address(std::uint64_t i, bool& write) {
   const std::uint64_t slots = std::max<std::uint64_t>(1, m_config.span / rb);
   write = false;
   switch (m_config.pattern) {
-    case TrafficPattern::seq: return i * rb;
-    case TrafficPattern::random: return (m_rng() % slots) * rb;
-    case TrafficPattern::strided: return (i * m_config.stride) % (slots * rb);
+    case TrafficPattern::seq:
+      return i * rb;
+    case TrafficPattern::random:
+      return (m_rng() % slots) * rb;
+    case TrafficPattern::strided:
+      return (i * m_config.stride) % (slots * rb);
     case TrafficPattern::mix: {
       // Two reads then one write, each stream sequential; writes go to the
       // upper half of the span.

@@ -7,10 +7,10 @@
 #include <random>
 #include <vector>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <boost/histogram.hpp>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "common/timing_only.hpp"
 
@@ -20,12 +20,12 @@ enum class TrafficPattern { seq, random, strided, mix };
 
 struct TrafficConfig {
   TrafficPattern pattern = TrafficPattern::seq;
-  std::uint64_t bytes = 8ull << 20;      // total moved
-  std::uint64_t request_bytes = 64;      // per request
-  std::uint64_t outstanding = 128;       // requests in flight
-  std::uint64_t stride = 4096;           // strided: bytes between requests
-  std::uint64_t span = 1ull << 30;       // random, strided: addresses in [0, span)
-  std::uint64_t seed = 1;                // random
+  std::uint64_t bytes = 8ull << 20;  // total moved
+  std::uint64_t request_bytes = 64;  // per request
+  std::uint64_t outstanding = 128;   // requests in flight
+  std::uint64_t stride = 4096;       // strided: bytes between requests
+  std::uint64_t span = 1ull << 30;   // random, strided: addresses in [0, span)
+  std::uint64_t seed = 1;            // random
 };
 
 class TrafficGenerator : public sc_core::sc_module {

@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <vector>
 
+#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "common/clock.hpp"
 #include "common/stats.hpp"

@@ -9,10 +9,10 @@ namespace eva {
 // accelerator states the geometry of each of its buffers in its config.
 struct SramConfig {
   int size_kib = 64;
-  int banks = 128;            // 32 x 4
-  int bank_width_bytes = 2;   // one FP16 entry: 128 x 2 B = 256 B/cycle
-  int ports = 1;              // accesses per bank per cycle (single-ported)
-  int latency_cycles = 1;     // read latency
+  int banks = 128;           // 32 x 4
+  int bank_width_bytes = 2;  // one FP16 entry: 128 x 2 B = 256 B/cycle
+  int ports = 1;             // accesses per bank per cycle (single-ported)
+  int latency_cycles = 1;    // read latency
   // Energy per bit accessed: the EVA artifact's OC ("cap") buffer,
   // simulator/configs/methods/eva.yaml energy.cap_buf_{read,write}_energy
   // (1.71028e-5 and 2.5327875e-5 nJ/bit). Other buffers set their own.

@@ -152,8 +152,8 @@ TEST_CASE("Commands whose model comes later say so and exit 2") {
 
 TEST_CASE("dram-bench reports the contract's keys") {
   Scratch dir;
-  const Run r = eva_sim(dir, {"dram-bench", "--dram", "ddr4-3200", "--pattern", "mix", "--bytes", "262144", "--json",
-                              "b.json"});
+  const Run r =
+      eva_sim(dir, {"dram-bench", "--dram", "ddr4-3200", "--pattern", "mix", "--bytes", "262144", "--json", "b.json"});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   const auto j = dir.json("b.json");
@@ -166,14 +166,16 @@ TEST_CASE("Bad input: dram-bench with an unknown pattern") {
   rejects({"dram-bench", "--dram", "ideal", "--pattern", "zigzag"}, "--pattern: expected seq, random, strided or mix");
 }
 TEST_CASE("Bad input: dram-bench --set of a key that is not the DRAM's") {
-  rejects({"dram-bench", "--dram", "ideal", "--pattern", "seq", "--set", "systolic.rows=4"}, "systolic.rows: unknown key");
+  rejects({"dram-bench", "--dram", "ideal", "--pattern", "seq", "--set", "systolic.rows=4"},
+          "systolic.rows: unknown key");
 }
 TEST_CASE("Bad input: a timing key on the ideal DRAM") {
   rejects({"dram-bench", "--dram", "ideal", "--pattern", "seq", "--set", "dram.timing.tRCD=4"},
           "dram.timing.tRCD: only for dram.kind: timed");
 }
 TEST_CASE("Bad input: bandwidth_gbps on a timed DRAM") {
-  rejects(gemm_with({"--dram", "hbm2", "--set", "dram.bandwidth_gbps=100"}), "dram.bandwidth_gbps: only for dram.kind: ideal");
+  rejects(gemm_with({"--dram", "hbm2", "--set", "dram.bandwidth_gbps=100"}),
+          "dram.bandwidth_gbps: only for dram.kind: ideal");
 }
 TEST_CASE("Bad input: DRAM geometry that is not a power of two") {
   rejects(gemm_with({"--dram", "ddr4-3200", "--set", "dram.channels=3"}), "dram.channels: expected a power of two");

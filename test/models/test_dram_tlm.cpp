@@ -6,10 +6,10 @@
 #include "arch_config.hpp"
 #include "dma/dma.hpp"
 #include "dram/dram_controller.hpp"
-#include "sram/sram.hpp"
 #include "platform.hpp"
 #include "sim_check.hpp"
 #include "simulate.hpp"
+#include "sram/sram.hpp"
 
 using namespace eva;
 
@@ -174,8 +174,8 @@ TEST_CASE("DMA moves 2-D tiles from DRAM into an SRAM and back, data and time") 
   });
   test::run_clean();
   for (std::size_t r = 0; r < 16; ++r)
-    CHECK(std::equal(matrix.begin() + static_cast<long>(200 + r * 1000), matrix.begin() + static_cast<long>(248 + r * 1000),
-                     sram.data() + 512 + r * 48));
+    CHECK(std::equal(matrix.begin() + static_cast<long>(200 + r * 1000),
+                     matrix.begin() + static_cast<long>(248 + r * 1000), sram.data() + 512 + r * 48));
   std::vector<std::uint8_t> back(16 * 48);
   dram.storage().read(1 << 20, back.data(), back.size());
   CHECK(std::equal(back.begin(), back.end(), sram.data() + 512));

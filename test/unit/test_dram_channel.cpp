@@ -27,7 +27,7 @@ struct Access {
 };
 
 struct Trace {
-  std::map<std::uint64_t, Time> done;               // request index -> last data beat
+  std::map<std::uint64_t, Time> done;  // request index -> last data beat
   std::vector<std::pair<Time, DramCommand>> commands;
   Time end = 0;
 };
@@ -88,8 +88,8 @@ TEST_CASE("DRAM: an isolated read takes the closed-form time: empty bank, row hi
   const std::uint64_t row_stride = c.row_bytes() * c.bank_groups * c.banks_per_group * c.ranks;  // next row, same bank
   // Far apart in time, so each meets an idle channel (and no refresh is due).
   const auto trace = run(c, {{100, false, 0}, {1100, false, 64 * 2 * 4}, {2100, false, row_stride}});
-  CHECK(trace.done.at(0) - 100 == t.tRCD + t.tCL + t.tBURST);          // empty bank: ACT, RD
-  CHECK(trace.done.at(1) - 1100 == t.tCL + t.tBURST);                  // row hit: RD
+  CHECK(trace.done.at(0) - 100 == t.tRCD + t.tCL + t.tBURST);           // empty bank: ACT, RD
+  CHECK(trace.done.at(1) - 1100 == t.tCL + t.tBURST);                   // row hit: RD
   CHECK(trace.done.at(2) - 2100 == t.tRP + t.tRCD + t.tCL + t.tBURST);  // conflict: PRE, ACT, RD
 }
 
@@ -127,8 +127,8 @@ TEST_CASE("DRAM: the choice kept between steps equals a full FR-FCFS rescan") {
     while (i < fast.commands.size() && i < full.commands.size() && fast.commands[i] == full.commands[i]) ++i;
     INFO("first difference at command " << i << " of " << full.commands.size());
     if (i < fast.commands.size() && i < full.commands.size())
-      INFO("kept: " << fast.commands[i].first << "/" << int(fast.commands[i].second) << " rescan: "
-                    << full.commands[i].first << "/" << int(full.commands[i].second));
+      INFO("kept: " << fast.commands[i].first << "/" << int(fast.commands[i].second)
+                    << " rescan: " << full.commands[i].first << "/" << int(full.commands[i].second));
     CHECK(i == full.commands.size());
     CHECK(fast.commands.size() == full.commands.size());
     CHECK(fast.done == full.done);
@@ -233,11 +233,10 @@ TEST_CASE("DRAM: the scheduler's command stream is unchanged (regression digest)
   // Digests of the command stream for a fixed mixed trace. A change to the
   // scheduling policy or timing changes them: update them only for an
   // intended model change, and say so in the commit.
-  const std::vector<std::pair<const char*, std::uint64_t>> expected = {
-      {"ddr4-3200", 3286356378744790894ull},
-      {"lpddr4-4266", 9638600022451219746ull},
-      {"lpddr5-6400", 12332461849965447022ull},
-      {"hbm2", 17181927717330788255ull}};
+  const std::vector<std::pair<const char*, std::uint64_t>> expected = {{"ddr4-3200", 3286356378744790894ull},
+                                                                       {"lpddr4-4266", 9638600022451219746ull},
+                                                                       {"lpddr5-6400", 12332461849965447022ull},
+                                                                       {"hbm2", 17181927717330788255ull}};
   for (const auto& [name, want] : expected) {
     const DramConfig c = preset(name);
     std::mt19937_64 rng(11);

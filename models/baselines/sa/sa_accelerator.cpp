@@ -25,15 +25,15 @@ struct GemmPlan {
   // Whole input-row blocks fit in the input buffer: read each block once.
   // Otherwise each tile's input slice travels with its weights.
   bool whole_block_input;
-  Slots weight_slots;                                            // weight (and input-slice) buffer slots
-  Slots input_block;                                             // the input buffer, when it holds whole blocks
-  Slots output_slots;                                            // the output buffer (accumulators)
+  Slots weight_slots;  // weight (and input-slice) buffer slots
+  Slots input_block;   // the input buffer, when it holds whole blocks
+  Slots output_slots;  // the output buffer (accumulators)
   struct Fetched {
     std::uint64_t tile;
     Dma::Transfer input, weights;
   };
   EventQueue<Fetched> ready;                                    // tiles whose fetch has started
-  EventQueue<std::pair<std::uint64_t, sc_core::sc_time>> done;   // finished output tiles
+  EventQueue<std::pair<std::uint64_t, sc_core::sc_time>> done;  // finished output tiles
 };
 
 SaAccelerator::SaAccelerator(const sc_core::sc_module_name& name, const SaConfig& config)
@@ -122,8 +122,8 @@ void SaAccelerator::fetch(GemmPlan& plan) {
         input = dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k, f.act_bits), row, t.m, row, nullptr);
       }
     } else {
-      input = dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k + t.k0, f.act_bits),
-                                packed_bytes(t.k, f.act_bits), t.m, packed_bytes(op.k, f.act_bits), nullptr);
+      input = dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k + t.k0, f.act_bits), packed_bytes(t.k, f.act_bits),
+                             t.m, packed_bytes(op.k, f.act_bits), nullptr);
     }
     const std::uint64_t w = packed_bytes(t.k * t.n, f.weight_bits);
     const Dma::Transfer weights =
