@@ -16,15 +16,6 @@ namespace {
 const std::string arch_dir = "platform/configs/archs/";
 const std::string dram_dir = "platform/configs/dram/";
 
-std::vector<std::string> names_in(const std::string& dir, const std::string& ext) {
-  std::vector<std::string> out;
-  for (const auto& [path, text] : builtin_files())
-    if (path.compare(0, dir.size(), dir) == 0 && path.size() > dir.size() + ext.size() &&
-        path.compare(path.size() - ext.size(), ext.size(), ext) == 0)
-      out.push_back(path.substr(dir.size(), path.size() - dir.size() - ext.size()));
-  return out;
-}
-
 bool looks_like_path(const std::string& s) {
   const auto ends = [&](const char* e) {
     const std::string x(e);
@@ -117,8 +108,8 @@ void validate(const ArchConfig& c, const ConfigReader& r) {
 
 }  // namespace
 
-std::vector<std::string> builtin_arch_names() { return names_in(arch_dir, ".yaml"); }
-std::vector<std::string> builtin_dram_names() { return names_in(dram_dir, ".yaml"); }
+std::vector<std::string> builtin_arch_names() { return builtin_names(arch_dir, ".yaml"); }
+std::vector<std::string> builtin_dram_names() { return builtin_names(dram_dir, ".yaml"); }
 
 ArchConfig load_arch(const ArchRequest& request) {
   ParamSet arch = load_arch_file(request.arch, 0);

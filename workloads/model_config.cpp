@@ -12,23 +12,14 @@ namespace {
 const std::string model_dir = "workloads/models/";
 const std::string dataset_dir = "workloads/datasets/";
 
-std::vector<std::string> names_in(const std::string& dir, const std::string& ext) {
-  std::vector<std::string> out;
-  for (const auto& [path, text] : builtin_files())
-    if (path.compare(0, dir.size(), dir) == 0 && path.size() > dir.size() + ext.size() &&
-        path.compare(path.size() - ext.size(), ext.size(), ext) == 0)
-      out.push_back(path.substr(dir.size(), path.size() - dir.size() - ext.size()));
-  return out;
-}
-
 void require(const std::string& name, const char* key, const std::string& file, const Param* p) {
   if (!p) throw InputError(fmt::format("{}: {}: required key missing (model {})", file, key, name));
 }
 
 }  // namespace
 
-std::vector<std::string> builtin_model_names() { return names_in(model_dir, ".yaml"); }
-std::vector<std::string> builtin_dataset_names() { return names_in(dataset_dir, ".json"); }
+std::vector<std::string> builtin_model_names() { return builtin_names(model_dir, ".yaml"); }
+std::vector<std::string> builtin_dataset_names() { return builtin_names(dataset_dir, ".json"); }
 
 ModelConfig load_model(const std::string& name_or_path) {
   const auto& files = builtin_files();

@@ -42,6 +42,12 @@ AddressMapper::AddressMapper(const std::string& order, std::uint64_t burst_bytes
   for (int f = 0; f < fields; ++f) m_bits[f] = log2u(counts[f]);
 }
 
+AddressMapper::AddressMapper(const DramConfig& c)
+    : AddressMapper(c.address_mapping, c.burst_bytes(),
+                    {static_cast<std::uint64_t>(c.channels), static_cast<std::uint64_t>(c.ranks),
+                     static_cast<std::uint64_t>(c.bank_groups), static_cast<std::uint64_t>(c.banks_per_group),
+                     static_cast<std::uint64_t>(c.rows), c.row_bytes() / c.burst_bytes()}) {}
+
 DramAddress AddressMapper::decode(std::uint64_t addr) const {
   std::uint64_t v = addr >> m_offset_bits;
   std::array<std::uint32_t, fields> value{};

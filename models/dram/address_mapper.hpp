@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "dram/dram_config.hpp"
+
 namespace eva {
 
 struct DramAddress {
@@ -19,6 +21,8 @@ class AddressMapper {
 
   // Counts must be powers of two (checked by the config's validation).
   AddressMapper(const std::string& order, std::uint64_t burst_bytes, std::array<std::uint64_t, fields> counts);
+  // The mapping of a timed DRAM configuration.
+  explicit AddressMapper(const DramConfig& c);
 
   DramAddress decode(std::uint64_t addr) const;
   // Bursts per row, and the field order (LSB first) for tests and reports.

@@ -5,26 +5,12 @@
 
 namespace eva {
 
-namespace {
-
-std::array<std::uint64_t, AddressMapper::fields> field_counts(const DramConfig& c) {
-  std::array<std::uint64_t, AddressMapper::fields> n{};
-  n[AddressMapper::ch] = static_cast<std::uint64_t>(c.channels);
-  n[AddressMapper::ra] = static_cast<std::uint64_t>(c.ranks);
-  n[AddressMapper::bg] = static_cast<std::uint64_t>(c.bank_groups);
-  n[AddressMapper::ba] = static_cast<std::uint64_t>(c.banks_per_group);
-  n[AddressMapper::ro] = static_cast<std::uint64_t>(c.rows);
-  n[AddressMapper::co] = c.row_bytes() / c.burst_bytes();
-  return n;
-}
-
-}  // namespace
 
 DramController::DramController(const sc_core::sc_module_name& name, const DramConfig& config)
     : DramTarget(name, config.capacity_bytes()),
       m_config(config),
       m_ps_to_value(1e-12 / sc_core::sc_get_time_resolution().to_seconds()),
-      m_mapper(config.address_mapping, config.burst_bytes(), field_counts(config)),
+      m_mapper(config),
       m_burst_bytes(config.burst_bytes()),
       m_channels(static_cast<std::size_t>(config.channels), DramChannel(config)),
       m_next(static_cast<std::size_t>(config.channels), DramChannel::never),

@@ -2,6 +2,8 @@
 // Runs the kernel and fails the test on any SystemC warning or error.
 #include <catch2/catch.hpp>
 #include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
 
 #include "common/report_handler.hpp"
 
@@ -24,6 +26,29 @@ class Stimulus : public sc_core::sc_module {
  private:
   void run() { m_body(); }
   std::function<void()> m_body;
+};
+
+// An initiator socket on its own, for driving a target directly.
+struct BareInitiator : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<BareInitiator> socket{"socket"};
+  explicit BareInitiator(const sc_core::sc_module_name& n) : sc_module(n) {}
+
+  // A blocking access of `len` bytes at `addr`; returns the payload's status.
+  tlm::tlm_response_status access(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t* data, unsigned len,
+                                  sc_core::sc_time& delay, std::uint8_t* byte_enables = nullptr) {
+    tlm::tlm_generic_payload t;
+    t.set_command(cmd);
+    t.set_address(addr);
+    t.set_data_ptr(data);
+    t.set_data_length(len);
+    t.set_streaming_width(len);
+    if (byte_enables) {
+      t.set_byte_enable_ptr(byte_enables);
+      t.set_byte_enable_length(len);
+    }
+    socket->b_transport(t, delay);
+    return t.get_response_status();
+  }
 };
 
 }  // namespace eva::test

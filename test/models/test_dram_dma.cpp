@@ -20,33 +20,20 @@ DramConfig ideal(double gbps, double latency_ns) {
   return c;
 }
 
-// A bare initiator for driving the DRAM target directly.
-struct Initiator : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<Initiator> socket{"socket"};
-  explicit Initiator(const sc_core::sc_module_name& n) : sc_module(n) {}
-};
-
 }  // namespace
 
 TEST_CASE("Ideal DRAM: a blocking access takes bytes / bandwidth + latency, through the same pipe") {
   IdealDram dram("dram", ideal(64.0, 30.0));
-  Initiator init("init");
+  test::BareInitiator init("init");
   init.socket.bind(dram.target_socket);
   sc_time first_done, second_done;
   test::Stimulus s("s", [&] {
     std::vector<std::uint8_t> buf(64);
-    tlm::tlm_generic_payload t;
-    t.set_command(tlm::TLM_READ_COMMAND);
-    t.set_address(0);
-    t.set_data_ptr(buf.data());
-    t.set_data_length(64);
-    t.set_streaming_width(64);
     sc_time delay = sc_core::SC_ZERO_TIME;
-    init.socket->b_transport(t, delay);
-    REQUIRE(t.is_response_ok());
+    REQUIRE(init.access(tlm::TLM_READ_COMMAND, 0, buf.data(), 64, delay) == tlm::TLM_OK_RESPONSE);
     first_done = sc_core::sc_time_stamp() + delay;
     delay = sc_core::SC_ZERO_TIME;
-    init.socket->b_transport(t, delay);
+    init.access(tlm::TLM_READ_COMMAND, 0, buf.data(), 64, delay);
     second_done = sc_core::sc_time_stamp() + delay;
   });
   test::run_clean();
@@ -59,25 +46,14 @@ TEST_CASE("Ideal DRAM: out-of-range and byte-enabled requests get error response
   DramConfig c = ideal(64.0, 0.0);
   c.capacity_gib = 1.0;
   IdealDram dram("dram", c);
-  Initiator init("init");
+  test::BareInitiator init("init");
   init.socket.bind(dram.target_socket);
   tlm::tlm_response_status beyond{}, enables{};
   test::Stimulus s("s", [&] {
     std::vector<std::uint8_t> buf(64), be(64, 0xff);
-    tlm::tlm_generic_payload t;
-    t.set_command(tlm::TLM_WRITE_COMMAND);
-    t.set_address((1ull << 30) - 32);
-    t.set_data_ptr(buf.data());
-    t.set_data_length(64);
-    t.set_streaming_width(64);
     sc_time d = sc_core::SC_ZERO_TIME;
-    init.socket->b_transport(t, d);
-    beyond = t.get_response_status();
-    t.set_address(0);
-    t.set_byte_enable_ptr(be.data());
-    t.set_byte_enable_length(64);
-    init.socket->b_transport(t, d);
-    enables = t.get_response_status();
+    beyond = init.access(tlm::TLM_WRITE_COMMAND, (1ull << 30) - 32, buf.data(), 64, d);
+    enables = init.access(tlm::TLM_WRITE_COMMAND, 0, buf.data(), 64, d, be.data());
   });
   test::run_clean();
   CHECK(beyond == tlm::TLM_ADDRESS_ERROR_RESPONSE);

@@ -51,27 +51,16 @@ TEST_CASE("Random 64-byte reads run well below peak on ddr4-3200, and cost more 
 TEST_CASE("A blocking read through the controller takes the isolated closed-form latency") {
   const DramConfig c = load_dram("ddr4-3200", {});
   DramController dram("dram", c);
-  struct Init : sc_core::sc_module {
-    tlm_utils::simple_initiator_socket<Init> socket{"socket"};
-    explicit Init(const sc_core::sc_module_name& n) : sc_module(n) {}
-  } init("init");
+  test::BareInitiator init("init");
   init.socket.bind(dram.target_socket);
   sc_core::sc_time took;
   std::vector<std::uint8_t> data(64, 0xab), back(64);
   test::Stimulus s("s", [&] {
-    tlm::tlm_generic_payload t;
-    t.set_command(tlm::TLM_WRITE_COMMAND);
-    t.set_address(4096);
-    t.set_data_ptr(data.data());
-    t.set_data_length(64);
-    t.set_streaming_width(64);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    init.socket->b_transport(t, d);
+    init.access(tlm::TLM_WRITE_COMMAND, 4096, data.data(), 64, d);
     wait(sc_core::sc_time(1, sc_core::SC_US));  // let the write's bank settle
-    t.set_command(tlm::TLM_READ_COMMAND);
-    t.set_data_ptr(back.data());
     const sc_core::sc_time start = sc_core::sc_time_stamp();
-    init.socket->b_transport(t, d);
+    init.access(tlm::TLM_READ_COMMAND, 4096, back.data(), 64, d);
     took = sc_core::sc_time_stamp() + d - start;
   });
   test::run_clean();
@@ -119,23 +108,14 @@ TEST_CASE("The SA accelerator runs on a timed DRAM and reports its commands and 
 TEST_CASE("SRAM: DMA fills it over TLM, lanes read it back with conflicts counted") {
   SramConfig c;  // EVA's OC SRAM: 128 banks of 2 B
   Sram sram("oc", c, 500.0);
-  struct Init : sc_core::sc_module {
-    tlm_utils::simple_initiator_socket<Init> socket{"socket"};
-    explicit Init(const sc_core::sc_module_name& n) : sc_module(n) {}
-  } init("init");
+  test::BareInitiator init("init");
   init.socket.bind(sram.target_socket);
   std::vector<std::uint8_t> fill(4096);
   for (std::size_t i = 0; i < fill.size(); ++i) fill[i] = static_cast<std::uint8_t>(i * 7);
   sc_core::sc_time delay;
   test::Stimulus s("s", [&] {
-    tlm::tlm_generic_payload t;
-    t.set_command(tlm::TLM_WRITE_COMMAND);
-    t.set_address(0);
-    t.set_data_ptr(fill.data());
-    t.set_data_length(4096);
-    t.set_streaming_width(4096);
     delay = sc_core::SC_ZERO_TIME;
-    init.socket->b_transport(t, delay);
+    init.access(tlm::TLM_WRITE_COMMAND, 0, fill.data(), 4096, delay);
   });
   test::run_clean();
   CHECK(delay == sc_core::sc_time(2.0 * (1 + 4096 / 256), sc_core::SC_NS));  // latency + 16 rows

@@ -33,14 +33,7 @@ struct Trace {
 };
 
 Trace run(const DramConfig& c, const std::vector<Access>& accesses, bool use_cache = true) {
-  std::array<std::uint64_t, AddressMapper::fields> n{};
-  n[AddressMapper::ch] = static_cast<std::uint64_t>(c.channels);
-  n[AddressMapper::ra] = static_cast<std::uint64_t>(c.ranks);
-  n[AddressMapper::bg] = static_cast<std::uint64_t>(c.bank_groups);
-  n[AddressMapper::ba] = static_cast<std::uint64_t>(c.banks_per_group);
-  n[AddressMapper::ro] = static_cast<std::uint64_t>(c.rows);
-  n[AddressMapper::co] = c.row_bytes() / c.burst_bytes();
-  const AddressMapper mapper(c.address_mapping, c.burst_bytes(), n);
+  const AddressMapper mapper(c);
   DramChannel ch(c, use_cache);
   Trace trace;
   std::size_t next = 0;
