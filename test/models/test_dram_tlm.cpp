@@ -163,3 +163,32 @@ TEST_CASE("DMA moves 2-D tiles from DRAM into an SRAM and back, data and time") 
   CHECK(loaded >= sc_core::sc_time((c.timing.tRCD + c.timing.tCL + c.timing.tBURST) * c.tck_ps, sc_core::SC_PS));
   CHECK(stored > loaded);
 }
+
+TEST_CASE("DMI: the DRAM grants a page of its storage, the SRAM all of it") {
+  const DramConfig c = load_dram("ddr4-3200", {});
+  DramController dram("dram", c);
+  SramConfig sc;
+  Sram sram("buffer", sc, 500.0);
+  test::BareInitiator to_dram("to_dram"), to_sram("to_sram");
+  to_dram.socket.bind(dram.target_socket);
+  to_sram.socket.bind(sram.target_socket);
+  tlm::tlm_generic_payload t;
+  tlm::tlm_dmi dmi;
+  t.set_address(10000);
+  t.set_command(tlm::TLM_READ_COMMAND);
+  REQUIRE(to_dram.socket->get_direct_mem_ptr(t, dmi));
+  CHECK(dmi.get_start_address() == 8192);
+  CHECK(dmi.get_end_address() == 8192 + 4095);
+  CHECK(dmi.is_read_write_allowed());
+  dmi.get_dmi_ptr()[10000 - 8192] = 0x5a;  // a write through DMI ...
+  std::uint8_t byte = 0;
+  t.set_data_ptr(&byte);
+  t.set_data_length(1);
+  t.set_streaming_width(1);
+  CHECK(to_dram.socket->transport_dbg(t) == 1);  // ... is what the debug path reads
+  CHECK(byte == 0x5a);
+  t.set_address(0);
+  REQUIRE(to_sram.socket->get_direct_mem_ptr(t, dmi));
+  CHECK(dmi.get_end_address() == 64 * 1024 - 1);
+  CHECK(dmi.get_dmi_ptr() == sram.data());
+}
