@@ -12,6 +12,7 @@
 #include "dma/dma_config.hpp"
 #include "dram/dram_config.hpp"
 #include "epilogue/epilogue_config.hpp"
+#include "sram/sram_config.hpp"
 #include "systolic/systolic_config.hpp"
 
 namespace eva {
@@ -52,6 +53,7 @@ struct ArchConfig {
   BufferConfig buffers;
   FormatConfig formats;
   TilingConfig tiling;
+  SramConfig oc;  // EVA's output-codebook SRAM (both halves)
   DramConfig dram;
   SimConfig sim;
 
@@ -68,6 +70,7 @@ struct ArchConfig {
     v.section("buffers", buffers);
     v.section("formats", formats);
     v.section("tiling", tiling);
+    v.section("oc", oc);
     v.section("dram", dram);
     v.section("sim", sim);
   }

@@ -18,6 +18,7 @@
 #include "common/error.hpp"
 #include "common/report_handler.hpp"
 #include "model_config.hpp"
+#include "npy.hpp"
 #include "report.hpp"
 #include "simulate.hpp"
 
@@ -254,12 +255,91 @@ int cmd_e2e(const std::string& command, const std::vector<std::string>& args) {
 
 int cmd_vq_gemv(const std::string& command, const std::vector<std::string>& args) {
   po::options_description d("vq-gemv options");
-  d.add_options()("x", po::value<std::string>(), "x.npy")("codebooks", po::value<std::string>(), "codebooks.npy")(
-      "indices", po::value<std::string>(), "indices.npy")("out", po::value<std::string>(), "y.npy")(
-      "arch", po::value<std::string>(), "eva|vq-conflict");
+  d.add_options()("x", po::value<std::string>(), "activations: (M, K) or (K,) float16")(
+      "codebooks", po::value<std::string>(), "codebooks: (C, 2^n, d) float16, or (G, C, 2^n, d) for grouped")(
+      "indices", po::value<std::string>(), "indices: (C, K/d, N) integer")(
+      "out", po::value<std::string>(), "y: (M, N) or (N,) float32")(
+      "arch", po::value<std::string>()->default_value("eva"), "eva|vq-conflict (or a YAML file)");
   add_sim_options(d);
-  parse(command, args, d);
-  not_built(command, "functional VQ decode needs the EVA accelerator model");
+  const auto vm = parse(command, args, d);
+  const SimOptions s = sim_options(vm);
+  const std::string out = required(vm, command, "out");
+  check_output(std::optional<std::string>(out), "--out");
+  check_output(s.json, "--json");
+  const std::string xp = required(vm, command, "x"), cp = required(vm, command, "codebooks"),
+                    ip = required(vm, command, "indices");
+  const NpyArray x = read_npy(xp), cb = read_npy(cp), idx = read_npy(ip);
+  if (!x.is_float16()) throw InputError(fmt::format("{}: dtype '{}': expected float16 ('<f2')", xp, x.dtype));
+  if (!cb.is_float16()) throw InputError(fmt::format("{}: dtype '{}': expected float16 ('<f2')", cp, cb.dtype));
+  if (!idx.is_integer()) throw InputError(fmt::format("{}: dtype '{}': expected an integer type", ip, idx.dtype));
+  if (x.shape.empty() || x.shape.size() > 2)
+    throw InputError(fmt::format("{}: shape of rank {}: expected (M, K) or (K,)", xp, x.shape.size()));
+  const std::uint64_t m = x.shape.size() == 2 ? x.shape[0] : 1, k = x.shape.back();
+  if (cb.shape.size() != 3 && cb.shape.size() != 4)
+    throw InputError(fmt::format("{}: shape of rank {}: expected (C, 2^n, d) or (G, C, 2^n, d)", cp, cb.shape.size()));
+  const bool grouped = cb.shape.size() == 4;
+  const std::uint64_t groups = grouped ? cb.shape[0] : 1;
+  const std::uint64_t c = cb.shape[cb.shape.size() - 3], e = cb.shape[cb.shape.size() - 2], dv = cb.shape.back();
+  if (c == 0 || e < 2 || (e & (e - 1)) || e > 65536 || dv == 0 || dv > 64)
+    throw InputError(fmt::format("{}: shape ({}): expected C >= 1 codebooks of 2^n (2 to 65536) entries of d (1 to 64) "
+                                 "elements",
+                                 cp, fmt::join(cb.shape, ", ")));
+  if (m == 0 || k == 0 || k % dv)
+    throw InputError(fmt::format("{}: K = {} is not a positive multiple of the codebooks' d = {} ({})", xp, k, dv, cp));
+  if (idx.shape.size() != 3 || idx.shape[0] != c || idx.shape[1] != k / dv || idx.shape[2] == 0)
+    throw InputError(fmt::format("{}: shape ({}): expected ({}, {}, N) for C = {} codebooks and K / d = {}", ip,
+                                 fmt::join(idx.shape, ", "), c, k / dv, c, k / dv));
+  ArchRequest req;
+  req.arch = vm["arch"].as<std::string>();
+  req.dram = s.dram;
+  req.sets = s.sets;
+  ArchConfig arch = load_arch(req);
+  VqMatrix w;
+  w.k = k;
+  w.n = idx.shape[2];
+  w.codebooks = static_cast<int>(c);
+  w.d = static_cast<int>(dv);
+  int bits = 0;
+  while ((1ull << bits) < e) ++bits;
+  w.index_bits = bits;
+  if (grouped) {
+    if (!arch.vq.group_k || !arch.vq.group_n)
+      throw InputError(fmt::format("{}: grouped codebooks need an architecture with vq.group_k and vq.group_n (eva-gptvq)", cp));
+    w.group_k = static_cast<std::uint64_t>(arch.vq.group_k);
+    w.group_n = static_cast<std::uint64_t>(arch.vq.group_n);
+    if (groups != w.groups_k() * w.groups_n())
+      throw InputError(fmt::format("{}: {} codebook groups: expected {} x {} for K = {}, N = {} in {} x {} groups", cp,
+                                   groups, w.groups_k(), w.groups_n(), k, w.n, w.group_k, w.group_n));
+    if (w.group_k % dv) throw InputError(fmt::format("vq.group_k = {} is not a multiple of d = {}", w.group_k, dv));
+  }
+  // The files define the format; the architecture supplies the hardware.
+  arch.vq.codebooks = w.codebooks;
+  arch.vq.index_bits = w.index_bits;
+  arch.vq.vector_dim = w.d;
+  arch.vq.group_k = static_cast<int>(w.group_k);
+  arch.vq.group_n = static_cast<int>(w.group_n);
+  w.centroids.resize(cb.count());
+  for (std::uint64_t i = 0; i < cb.count(); ++i) w.centroids[i] = cb.half(i);
+  w.index.resize(idx.count());
+  for (std::uint64_t i = 0; i < idx.count(); ++i) {
+    const std::int64_t v = idx.integer(i);
+    if (v < 0 || static_cast<std::uint64_t>(v) >= e) {
+      const std::uint64_t per_c = idx.shape[1] * idx.shape[2];
+      throw InputError(fmt::format("{}: index {} at ({}, {}, {}) is out of range [0, {})", ip, v, i / per_c,
+                                   (i % per_c) / idx.shape[2], i % idx.shape[2], e));
+    }
+    w.index[i] = static_cast<std::uint32_t>(v);
+  }
+  std::vector<half_bits> xs(x.count());
+  for (std::uint64_t i = 0; i < x.count(); ++i) xs[i] = x.half(i);
+  const VqGemvResult r = simulate_vq_gemv(arch, w, xs, m);
+  std::vector<std::uint64_t> shape = x.shape.size() == 2 ? std::vector<std::uint64_t>{m, w.n} : std::vector<std::uint64_t>{w.n};
+  write_file_atomic(out, npy_float32(shape, r.y));
+  if (s.json) write_file_atomic(*s.json, to_json(r.report).dump(2) + "\n");
+  std::cout << fmt::format("{} vq-gemv M={} K={} N={} ({}x{}, d={}{}): {} cycles, {:.3f} us; wrote {}\n", r.report.arch,
+                           m, k, w.n, c, bits, dv, grouped ? ", grouped" : "", r.report.cycles,
+                           r.report.seconds * 1e6, out);
+  return 0;
 }
 
 int cmd_sweep(const std::string& command, const std::vector<std::string>& args) {

@@ -6,6 +6,8 @@
 #include "common/error.hpp"
 #include "dram/dram_controller.hpp"
 #include "dram/ideal_dram.hpp"
+#include "baselines/sa/sa_accelerator.hpp"
+#include "eva/eva_accelerator.hpp"
 
 namespace eva {
 
@@ -20,6 +22,24 @@ SaConfig sa_config(const ArchConfig& c) {
   s.formats = c.formats;
   s.tiling = c.tiling;
   return s;
+}
+
+EvaConfig eva_config(const ArchConfig& c) {
+  EvaConfig e;
+  e.clock_mhz = c.clock_mhz;
+  e.systolic = c.systolic;
+  e.epilogue = c.epilogue;
+  e.vq = c.vq;
+  e.dma = c.dma;
+  e.buffers = c.buffers;
+  e.formats = c.formats;
+  e.oc = c.oc;
+  return e;
+}
+
+std::unique_ptr<Accelerator> make_accelerator(const ArchConfig& c) {
+  if (c.kind == ArchKind::eva) return std::make_unique<EvaAccelerator>("eva", eva_config(c));
+  return std::make_unique<SaAccelerator>("sa", sa_config(c));
 }
 
 nlohmann::json stats_json(const std::vector<const StatGroup*>& groups) {
@@ -38,9 +58,9 @@ std::unique_ptr<DramTarget> make_dram(const char* name, const DramConfig& c) {
 }
 
 void require_simulated(const ArchConfig& c) {
-  if (c.kind == ArchKind::sa) return;
-  throw InputError(fmt::format("--arch {}: the '{}' accelerator model is not built yet (simulated now: sa)", c.name,
-                               enum_name(c.kind)));
+  if (c.kind == ArchKind::sa || c.kind == ArchKind::eva) return;
+  throw InputError(fmt::format("--arch {}: the '{}' accelerator model is not built yet (simulated now: sa, eva)",
+                               c.name, enum_name(c.kind)));
 }
 
 Platform::Platform(const sc_core::sc_module_name& name, const ArchConfig& config)
@@ -49,14 +69,14 @@ Platform::Platform(const sc_core::sc_module_name& name, const ArchConfig& config
   // One global quantum for every loosely-timed initiator, set here, from config.
   tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_core::sc_time(config.sim.quantum_ns, sc_core::SC_NS));
   m_dram = make_dram("dram", config.dram);
-  m_sa = std::make_unique<SaAccelerator>("sa", sa_config(config));
-  m_sa->dma.initiator_socket.bind(m_dram->target_socket);
+  m_accel = make_accelerator(config);
+  m_accel->memory_socket().bind(m_dram->target_socket);
   SC_HAS_PROCESS(Platform);
   SC_THREAD(driver);
 }
 
 void Platform::add(const GemmDescriptor& op) {
-  m_sa->check(op);
+  m_accel->check(op);
   m_ops.push_back(op);
 }
 
@@ -69,7 +89,7 @@ void Platform::driver() {
     r.m = op.m;
     r.n = op.n;
     r.k = op.k;
-    r.compute_cycles = m_sa->execute(op);
+    r.compute_cycles = m_accel->execute(op);
     r.cycles = m_clock.to_cycles(sc_core::sc_time_stamp() - start);
     r.dram_bytes_read = m_dram->bytes_read() - read0;
     r.dram_bytes_written = m_dram->bytes_written() - written0;
@@ -90,7 +110,7 @@ Report Platform::report() const {
   r.dram_bw_utilization = r.seconds > 0 ? bytes / (m_dram->peak_bytes_per_second() * r.seconds) : 0.0;
   m_dram->flush_stats();
   r.energy_breakdown_j["dram"] = m_dram->energy_j(m_end);
-  r.sram_bank_conflict_cycles = 0;  // the SA reads its buffers sequentially: no bank conflicts
+  r.sram_bank_conflict_cycles = m_accel->bank_conflict_cycles();
   r.config = {{"clock_mhz", m_config.clock_mhz},
               {"systolic",
                {{"rows", m_config.systolic.rows},
@@ -100,7 +120,9 @@ Report Platform::report() const {
                {{"preset", m_config.dram.preset},
                 {"bandwidth_gbps", m_config.dram.bandwidth_gbps},
                 {"latency_ns", m_config.dram.latency_ns}}}};
-  r.stats = stats_json({&m_dram->stats(), &m_sa->dma.stats(), &m_sa->array.stats()});
+  std::vector<const StatGroup*> groups = {&m_dram->stats()};
+  for (const StatGroup* g : m_accel->stat_groups()) groups.push_back(g);
+  r.stats = stats_json(groups);
   return r;
 }
 

@@ -10,7 +10,7 @@
 #include <systemc>
 
 #include "arch_config.hpp"
-#include "baselines/sa/sa_accelerator.hpp"
+#include "common/accelerator.hpp"
 #include "common/clock.hpp"
 #include "common/op_descriptor.hpp"
 #include "dram/dram_target.hpp"
@@ -31,9 +31,10 @@ class Platform : public sc_core::sc_module {
   Platform& operator=(const Platform&) = delete;
 
   // Bytes an op's operands take in this platform's formats.
-  std::uint64_t weight_bytes(std::uint64_t k, std::uint64_t n) const { return m_sa->weight_bytes(k, n); }
-  std::uint64_t act_bytes(std::uint64_t m, std::uint64_t k) const { return m_sa->act_bytes(m, k); }
-  std::uint64_t out_bytes(std::uint64_t m, std::uint64_t n) const { return m_sa->out_bytes(m, n); }
+  OperandBytes operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const {
+    return m_accel->operand_bytes(m, n, k);
+  }
+  Accelerator& accelerator() { return *m_accel; }
 
   // Queues an op (before sc_start). Throws InputError if it cannot run here.
   void add(const GemmDescriptor& op);
@@ -48,7 +49,7 @@ class Platform : public sc_core::sc_module {
   const ArchConfig m_config;
   const ClockDomain m_clock;
   std::unique_ptr<DramTarget> m_dram;
-  std::unique_ptr<SaAccelerator> m_sa;
+  std::unique_ptr<Accelerator> m_accel;
   std::vector<GemmDescriptor> m_ops;
   std::vector<OpReport> m_results;
   sc_core::sc_time m_end = sc_core::SC_ZERO_TIME;

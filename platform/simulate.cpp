@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "eva/eva_accelerator.hpp"
 #include "platform.hpp"
 
 namespace eva {
@@ -42,9 +43,11 @@ Report simulate_gemms(const ArchConfig& config, const std::vector<GemmShape>& sh
     op.m = shape.m;
     op.n = shape.n;
     op.k = shape.k;
-    op.act_addr = alloc.take(platform.act_bytes(shape.m, shape.k), "gemm");
-    op.weight_addr = alloc.take(platform.weight_bytes(shape.k, shape.n), "gemm");
-    op.out_addr = alloc.take(platform.out_bytes(shape.m, shape.n), "gemm");
+    const OperandBytes b = platform.operand_bytes(shape.m, shape.n, shape.k);
+    op.act_addr = alloc.take(b.activations, "gemm");
+    op.weight_addr = alloc.take(b.weights, "gemm");
+    op.codebook_addr = alloc.take(b.codebooks, "gemm");
+    op.out_addr = alloc.take(b.outputs, "gemm");
     platform.add(op);
   }
   sc_core::sc_start();
@@ -53,6 +56,56 @@ Report simulate_gemms(const ArchConfig& config, const std::vector<GemmShape>& sh
   r.phase = "gemm";
   r.sim_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return r;
+}
+
+VqGemvResult simulate_vq_gemv(const ArchConfig& config, const VqMatrix& w, const std::vector<half_bits>& x,
+                              std::uint64_t m) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  require_simulated(config);
+  if (config.kind != ArchKind::eva)
+    throw InputError(fmt::format("vq-gemv --arch {}: the '{}' model does not decode VQ weights yet (simulated now: eva)",
+                                 config.name, enum_name(config.kind)));
+  Platform platform("vp", config);
+  auto& accel = static_cast<EvaAccelerator&>(platform.accelerator());
+  const EvaTiler t = accel.tiler(m, w.k, w.n);
+  const OperandBytes b = platform.operand_bytes(m, w.n, w.k);
+  AddressAllocator alloc(config.dram.capacity_bytes());
+  GemmDescriptor op;
+  op.name = "vq-gemv";
+  op.m = m;
+  op.n = w.n;
+  op.k = w.k;
+  op.functional = true;
+  op.act_addr = alloc.take(b.activations, "vq-gemv");
+  op.weight_addr = alloc.take(b.weights, "vq-gemv");
+  op.codebook_addr = alloc.take(b.codebooks, "vq-gemv");
+  op.out_addr = alloc.take(b.outputs, "vq-gemv");
+  platform.add(op);
+  // The operands, in the accelerator's layouts.
+  SparseStorage& mem = platform.dram().storage();
+  mem.write(op.act_addr, reinterpret_cast<const std::uint8_t*>(x.data()), x.size() * 2);
+  mem.write(op.codebook_addr, reinterpret_cast<const std::uint8_t*>(w.centroids.data()), w.centroids.size() * 2);
+  std::vector<std::uint8_t> packed(t.index_bytes(), 0);
+  for (int c = 0; c < w.codebooks; ++c)
+    for (std::uint64_t v = 0; v < w.subvectors(); ++v)
+      for (std::uint64_t j = 0; j < w.n; ++j) {
+        std::uint64_t stride = 0;
+        const std::uint64_t at = t.column_offset(c, v, j, stride);
+        pack_index(packed.data() + at, t.index_bit(v) / static_cast<std::uint64_t>(w.index_bits), w.index_bits,
+                   w.at(c, v, j));
+      }
+  mem.write(op.weight_addr, packed.data(), packed.size());
+  sc_core::sc_start();
+  VqGemvResult out;
+  out.report = platform.report();
+  out.report.model = "-";
+  out.report.phase = "vq-gemv";
+  std::vector<half_bits> y(m * w.n);
+  mem.read(op.out_addr, reinterpret_cast<std::uint8_t*>(y.data()), y.size() * 2);
+  out.y.reserve(y.size());
+  for (half_bits h : y) out.y.push_back(half_to_float(h));
+  out.report.sim_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return out;
 }
 
 nlohmann::json simulate_dram_bench(const DramConfig& dram, const TrafficConfig& traffic) {

@@ -10,6 +10,7 @@
 
 #include "arch_config.hpp"
 #include "dram/traffic_generator.hpp"
+#include "eva/vq_math.hpp"
 #include "report.hpp"
 
 namespace eva {
@@ -24,6 +25,15 @@ Report simulate_gemms(const ArchConfig& config, const std::vector<GemmShape>& sh
 inline Report simulate_gemm(const ArchConfig& config, const GemmShape& shape) {
   return simulate_gemms(config, {shape});
 }
+
+// Functional VQ GEMV/GEMM on EVA: x, codebooks and indices (as read from .npy
+// files) go into DRAM, the accelerator computes y, which comes back out.
+struct VqGemvResult {
+  Report report;
+  std::vector<float> y;  // M x N
+};
+VqGemvResult simulate_vq_gemv(const ArchConfig& config, const VqMatrix& w, const std::vector<half_bits>& x,
+                              std::uint64_t m);
 
 // Drives a DRAM model with a traffic pattern and reports bandwidth,
 // efficiency, latency (mean, p99, max), commands and energy.

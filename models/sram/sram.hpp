@@ -23,7 +23,8 @@ namespace eva {
 
 class Sram : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<Sram> target_socket;
+  // Optional: an SRAM written only through lanes() (the OC SRAM) has no TLM initiator.
+  tlm_utils::simple_target_socket_optional<Sram> target_socket;
 
   Sram(const sc_core::sc_module_name& name, const SramConfig& config, double clock_mhz);
   Sram(const Sram&) = delete;

@@ -8,7 +8,22 @@ SystolicArray::SystolicArray(const sc_core::sc_module_name& name, const Systolic
     : sc_module(name), m_config(config), m_timing(config), m_clock(clock_mhz) {
   m_tiles = m_stats.add("tiles", "tiles", "weight tiles processed");
   m_busy_cycles = m_stats.add("busy_cycles", "cycles", "cycles charged to weight tiles");
-  m_macs = m_stats.add("macs", "MAC", "multiply-accumulates issued (including padding of edge tiles)");
+  m_macs = m_stats.add("macs", "MAC", "INT8 multiply-accumulates issued (including padding of edge tiles)");
+  m_oc_passes = m_stats.add("oc_passes", "passes", "output-codebook computations in FP16 mode");
+  m_fp16_macs = m_stats.add("fp16_macs", "MAC", "FP16 multiply-accumulates (each four INT8 products)");
+}
+
+std::uint64_t SystolicArray::oc_cycles(std::uint64_t rows, std::uint64_t d, std::uint64_t entries) const {
+  const std::uint64_t r = m_timing.rows, c = std::max<std::uint64_t>(1, m_timing.cols / 4);
+  return ceil_div(rows, r) * (ceil_div(d, c) * entries + r + c);
+}
+
+void SystolicArray::run_oc(std::uint64_t rows, std::uint64_t d, std::uint64_t entries) {
+  const std::uint64_t cycles = oc_cycles(rows, d, entries);
+  m_stats.inc(m_oc_passes);
+  m_stats.inc(m_fp16_macs, static_cast<double>(rows * d * entries));
+  m_stats.inc(m_busy_cycles, static_cast<double>(cycles));
+  wait(m_clock.cycles(cycles));
 }
 
 sc_core::sc_time SystolicArray::run_tile(std::uint64_t m) {

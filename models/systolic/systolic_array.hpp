@@ -25,6 +25,17 @@ class SystolicArray : public sc_core::sc_module {
   // the result is the absolute time its outputs are complete.
   sc_core::sc_time run_tile(std::uint64_t m);
 
+  // FP16 input-stationary mode (EVA's VQ decode): the R x C INT8 array acts as
+  // R x C/4 FP16 PEs (one FP16 multiply = four INT8 partial products). R input
+  // sub-vectors of up to C/4 elements stay in the array; `entries` codebook
+  // centroids stream through, one per cycle per C/4 elements. For `rows`
+  // sub-vectors of d elements:
+  //   ceil(rows / R) x (ceil(d / (C/4)) x entries + R + C/4)
+  // (the EVA artifact's simulator/methods/vqarray.py, IS(32, E, d, 32, 8) per
+  // 32 sub-vectors). Blocks for that many cycles.
+  std::uint64_t oc_cycles(std::uint64_t rows, std::uint64_t d, std::uint64_t entries) const;
+  void run_oc(std::uint64_t rows, std::uint64_t d, std::uint64_t entries);
+
   const WsTiming& timing() const { return m_timing; }
   const StatGroup& stats() const { return m_stats; }
 
@@ -37,7 +48,7 @@ class SystolicArray : public sc_core::sc_module {
   sc_core::sc_time m_shadow_free = sc_core::SC_ZERO_TIME;
   sc_core::sc_time m_stream_free = sc_core::SC_ZERO_TIME;
   StatGroup m_stats{"systolic"};
-  std::size_t m_tiles, m_busy_cycles, m_macs;
+  std::size_t m_tiles, m_busy_cycles, m_macs, m_oc_passes, m_fp16_macs;
 };
 
 }  // namespace eva

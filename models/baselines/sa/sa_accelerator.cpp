@@ -37,16 +37,14 @@ struct GemmPlan {
 };
 
 SaAccelerator::SaAccelerator(const sc_core::sc_module_name& name, const SaConfig& config)
-    : sc_module(name), dma("dma", config.dma), array("array", config.systolic, config.clock_mhz), m_config(config) {}
+    : Accelerator(name), dma("dma", config.dma), array("array", config.systolic, config.clock_mhz), m_config(config) {}
 
-std::uint64_t SaAccelerator::weight_bytes(std::uint64_t k, std::uint64_t n) const {
-  return packed_bytes(k * n, m_config.formats.weight_bits);
-}
-std::uint64_t SaAccelerator::act_bytes(std::uint64_t m, std::uint64_t k) const {
-  return packed_bytes(m * k, m_config.formats.act_bits);
-}
-std::uint64_t SaAccelerator::out_bytes(std::uint64_t m, std::uint64_t n) const {
-  return packed_bytes(m * n, m_config.formats.out_bits);
+OperandBytes SaAccelerator::operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const {
+  OperandBytes b;
+  b.activations = packed_bytes(m * k, m_config.formats.act_bits);
+  b.weights = packed_bytes(k * n, m_config.formats.weight_bits);
+  b.outputs = packed_bytes(m * n, m_config.formats.out_bits);
+  return b;
 }
 
 namespace {
@@ -89,7 +87,10 @@ Sizing size_buffers(const SaConfig& c, const GemmDescriptor& op) {
 
 }  // namespace
 
-void SaAccelerator::check(const GemmDescriptor& op) const { size_buffers(m_config, op); }
+void SaAccelerator::check(const GemmDescriptor& op) const {
+  if (op.functional) throw InputError("--arch sa: functional (data-carrying) runs are not modelled for sa yet");
+  size_buffers(m_config, op);
+}
 
 std::uint64_t SaAccelerator::execute(const GemmDescriptor& op) {
   const Sizing s = size_buffers(m_config, op);

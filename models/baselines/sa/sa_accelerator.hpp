@@ -14,6 +14,7 @@
 #include <systemc>
 
 #include "baselines/sa/sa_config.hpp"
+#include "common/accelerator.hpp"
 #include "common/op_descriptor.hpp"
 #include "dma/dma.hpp"
 #include "systolic/systolic_array.hpp"
@@ -23,7 +24,7 @@ namespace eva {
 
 struct GemmPlan;
 
-class SaAccelerator : public sc_core::sc_module {
+class SaAccelerator : public Accelerator {
  public:
   Dma dma;
   SystolicArray array;
@@ -32,17 +33,15 @@ class SaAccelerator : public sc_core::sc_module {
   SaAccelerator(const SaAccelerator&) = delete;
   SaAccelerator& operator=(const SaAccelerator&) = delete;
 
-  // Bytes the weights of a K x N matrix take in this accelerator's format.
-  std::uint64_t weight_bytes(std::uint64_t k, std::uint64_t n) const;
-  std::uint64_t act_bytes(std::uint64_t m, std::uint64_t k) const;
-  std::uint64_t out_bytes(std::uint64_t m, std::uint64_t n) const;
+  tlm::tlm_initiator_socket<>& memory_socket() override { return dma.initiator_socket; }
+  OperandBytes operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const override;
   // Throws InputError when the GEMM cannot be tiled into this accelerator's
   // buffers (a config that is too small for the shape).
-  void check(const GemmDescriptor& op) const;
-
-  // Runs one GEMM; blocks the calling SystemC thread until its outputs are in
-  // DRAM. Returns the array's cycles for the op with memory never late.
-  std::uint64_t execute(const GemmDescriptor& op);
+  void check(const GemmDescriptor& op) const override;
+  // Runs one GEMM (timing only); blocks the calling SystemC thread until its
+  // outputs are in DRAM. Returns the array's cycles with memory never late.
+  std::uint64_t execute(const GemmDescriptor& op) override;
+  std::vector<const StatGroup*> stat_groups() override { return {&dma.stats(), &array.stats()}; }
 
  private:
   void fetch(GemmPlan& plan);

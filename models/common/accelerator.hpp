@@ -1,0 +1,35 @@
+#pragma once
+// What the platform needs of any accelerator model: a socket toward memory,
+// the bytes its operands take in its formats, and execution of operation
+// descriptors. Each accelerator (models/baselines/*, models/eva) implements it.
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+
+#include "common/op_descriptor.hpp"
+#include "common/stats.hpp"
+
+namespace eva {
+
+struct OperandBytes {
+  std::uint64_t activations = 0, weights = 0, codebooks = 0, outputs = 0;
+};
+
+class Accelerator : public sc_core::sc_module {
+ public:
+  explicit Accelerator(const sc_core::sc_module_name& name) : sc_module(name) {}
+
+  virtual tlm::tlm_initiator_socket<>& memory_socket() = 0;
+  virtual OperandBytes operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const = 0;
+  // Throws InputError when the operation cannot run on this configuration.
+  virtual void check(const GemmDescriptor& op) const = 0;
+  // Runs one operation from a SystemC thread; returns the compute cycles it
+  // would take with memory never late (the unit's closed form).
+  virtual std::uint64_t execute(const GemmDescriptor& op) = 0;
+  virtual std::vector<const StatGroup*> stat_groups() = 0;
+  virtual std::uint64_t bank_conflict_cycles() const { return 0; }
+};
+
+}  // namespace eva

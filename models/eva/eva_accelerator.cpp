@@ -1,0 +1,315 @@
+#include "eva/eva_accelerator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/fp16.hpp"
+#include "common/sync.hpp"
+#include "eva/vq_math.hpp"
+
+namespace eva {
+
+namespace {
+
+std::uint32_t read_bits(const std::uint8_t* bytes, std::uint64_t bit, int bits) {
+  std::uint32_t v = 0;
+  for (int b = 0; b < bits; ++b, ++bit) v |= static_cast<std::uint32_t>((bytes[bit / 8] >> (bit % 8)) & 1u) << b;
+  return v;
+}
+
+}  // namespace
+
+// The state of one VQ layer in flight, shared by its threads.
+struct EvaPlan {
+  EvaPlan(const GemmDescriptor& d, EvaTiler t, std::uint64_t index_slots)
+      : op(d), tiler(std::move(t)), idx_slots(index_slots), idx_buf(index_slots) {}
+  const GemmDescriptor& op;
+  const EvaTiler tiler;
+  // Functional data on its way through the on-chip buffers.
+  std::vector<half_bits> act[2];
+  std::vector<half_bits> cb[2];
+  std::vector<float> y[2];
+  Slots act_slots{2}, cb_slots{2}, oc_slots{2}, y_slots{2}, idx_slots;
+  std::vector<std::vector<std::uint8_t>> idx_buf;
+  std::vector<std::uint64_t> idx_free;  // free index-buffer slots
+  struct OcInput {
+    std::uint64_t pass;
+    Dma::Transfer act, cb;
+    int act_slot, cb_slot;
+  };
+  EventQueue<OcInput> to_array;
+  EventQueue<std::pair<std::uint64_t, int>> oc_ready;  // pass, OC half
+  struct Chunk {
+    std::uint64_t pass, j0, cols, first, count, slot;
+    Dma::Transfer t;
+  };
+  EventQueue<Chunk> chunks;
+  EventQueue<std::pair<std::uint64_t, int>> rows_done;  // last pass of a row tile, its y buffer
+  std::uint64_t chunk_cols = 1;
+};
+
+EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaConfig& config)
+    : Accelerator(name),
+      dma("dma", config.dma),
+      array("array", config.systolic, config.clock_mhz),
+      oc("oc", config.oc, config.clock_mhz),
+      m_config(config),
+      m_clock(config.clock_mhz),
+      m_lookups(static_cast<std::uint64_t>(config.epilogue.units) * static_cast<std::uint64_t>(config.epilogue.adder_inputs)),
+      m_depth(static_cast<std::uint64_t>(config.oc.size_kib) * 1024 / 2 /
+              (static_cast<std::uint64_t>(config.oc.banks) * static_cast<std::uint64_t>(config.oc.bank_width_bytes))) {
+  m_columns = m_stats.add("columns", "columns", "output columns processed (per pass)");
+  m_lookups_done = m_stats.add("lookups", "lookups", "OC entries looked up and added");
+  m_busy = m_stats.add("busy_cycles", "cycles", "cycles the adder trees worked");
+}
+
+std::vector<const StatGroup*> EvaAccelerator::stat_groups() {
+  oc.flush_stats();
+  return {&dma.stats(), &array.stats(), &m_stats, &oc.stats()};
+}
+
+EvaTiler EvaAccelerator::tiler(std::uint64_t m, std::uint64_t k, std::uint64_t n) const {
+  return EvaTiler(m, k, n, m_config.vq, m_lookups, m_depth);
+}
+
+std::uint64_t EvaAccelerator::column_cycles(std::uint64_t rows) const {
+  return std::max<std::uint64_t>(1, (rows + m_lookups - 1) / m_lookups);
+}
+
+OperandBytes EvaAccelerator::operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const {
+  const VqFormat& f = m_config.vq;
+  const EvaTiler t = tiler(m, k, n);
+  OperandBytes b;
+  b.activations = m * k * 2;  // FP16
+  b.weights = t.index_bytes();
+  const std::uint64_t groups = (f.group_k ? (k + f.group_k - 1) / f.group_k : 1) * (f.group_n ? (n + f.group_n - 1) / f.group_n : 1);
+  b.codebooks = groups * static_cast<std::uint64_t>(f.codebooks) * (1ull << f.index_bits) *
+                static_cast<std::uint64_t>(f.vector_dim) * 2;
+  b.outputs = m * n * 2;  // FP16
+  return b;
+}
+
+void EvaAccelerator::check(const GemmDescriptor& op) const {
+  const VqFormat& f = m_config.vq;
+  if (op.k % static_cast<std::uint64_t>(f.vector_dim) != 0)
+    throw InputError(fmt::format("K = {} is not a multiple of the VQ vector size d = {} (vq.vector_dim)", op.k,
+                                 f.vector_dim));
+  if (static_cast<std::uint64_t>(m_config.oc.banks) < tiler(op.m, op.k, op.n).block_rows())
+    throw InputError(fmt::format("oc.banks ({}) must be at least the epilogue's lookups per cycle ({})",
+                                 m_config.oc.banks, tiler(op.m, op.k, op.n).block_rows()));
+  if (m_depth == 0) throw InputError("oc.size_kib: too small for two halves of one entry per bank");
+}
+
+std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
+  const EvaTiler t = tiler(op.m, op.k, op.n);
+  // Index chunks: as many columns as fit half the index buffer.
+  const std::uint64_t index_buffer = static_cast<std::uint64_t>(m_config.buffers.weight_kib) * 1024;
+  const std::uint64_t col_bytes = t.column_bytes(t.block_rows());
+  EvaPlan plan(op, t, 2);
+  plan.chunk_cols = std::max<std::uint64_t>(1, index_buffer / 2 / col_bytes);
+  for (std::uint64_t s = 0; s < 2; ++s) plan.idx_free.push_back(s);
+  if (op.functional) {
+    for (auto& b : plan.idx_buf) b.resize(plan.chunk_cols * col_bytes);
+  }
+  sc_core::sc_process_handle workers[] = {
+      sc_core::sc_spawn([this, &plan] { fetch(plan); }, sc_core::sc_gen_unique_name("fetch")),
+      sc_core::sc_spawn([this, &plan] { fetch_indices(plan); }, sc_core::sc_gen_unique_name("indices")),
+      sc_core::sc_spawn([this, &plan] { compute_oc(plan); }, sc_core::sc_gen_unique_name("array")),
+      sc_core::sc_spawn([this, &plan] { epilogue(plan); }, sc_core::sc_gen_unique_name("epilogue")),
+      sc_core::sc_spawn([this, &plan] { store(plan); }, sc_core::sc_gen_unique_name("store")),
+  };
+  for (auto& w : workers)
+    if (!w.terminated()) wait(w.terminated_event());
+  // The closed form with memory never late: each pass takes the longer of its
+  // OC computation and its epilogue pass (double-buffered OC), plus the adder
+  // trees' pipeline once per input-row tile.
+  std::uint64_t cycles = 0;
+  const auto d = static_cast<std::uint64_t>(m_config.vq.vector_dim);
+  const std::uint64_t pipeline =
+      static_cast<std::uint64_t>(std::ceil(std::log2(std::max(2, m_config.epilogue.adder_inputs)))) + 1;
+  for (std::uint64_t i = 0; i < t.size(); ++i) {
+    const EvaPass p = t.at(i);
+    cycles += std::max(array.oc_cycles(p.v * p.m, d, p.e), p.n * column_cycles(p.v * p.m));
+    if (p.last_of_rows) cycles += pipeline;
+  }
+  return cycles;
+}
+
+void EvaAccelerator::fetch(EvaPlan& plan) {
+  const GemmDescriptor& op = plan.op;
+  const VqFormat& f = m_config.vq;
+  const auto d = static_cast<std::uint64_t>(f.vector_dim);
+  const std::uint64_t entries = 1ull << f.index_bits;
+  int act_slot = 1, cb_slot = 1;
+  Dma::Transfer act, cb;
+  for (std::uint64_t i = 0; i < plan.tiler.size(); ++i) {
+    const EvaPass p = plan.tiler.at(i);
+    if (p.first_of_tile) {
+      plan.act_slots.acquire();
+      act_slot ^= 1;
+      const std::uint64_t row = p.v * d * 2;
+      if (op.functional) plan.act[act_slot].assign(p.m * p.v * d, 0);
+      act = dma.start_read(op.act_addr + (p.m0 * op.k + p.v0 * d) * 2, row, p.m, op.k * 2,
+                           op.functional ? reinterpret_cast<std::uint8_t*>(plan.act[act_slot].data()) : nullptr);
+    }
+    if (p.new_codebook) {
+      plan.cb_slots.acquire();
+      cb_slot ^= 1;
+      // Resident codebooks: all of group 0 at once; otherwise this pass's slice.
+      const bool all = plan.tiler.codebooks_resident();
+      const std::uint64_t first = all ? 0 : ((p.group * static_cast<std::uint64_t>(f.codebooks) +
+                                              static_cast<std::uint64_t>(p.codebook)) * entries + p.e0) * d;
+      const std::uint64_t count = all ? static_cast<std::uint64_t>(f.codebooks) * entries * d : p.e * d;
+      if (op.functional) plan.cb[cb_slot].assign(count, 0);
+      cb = dma.start_read(op.codebook_addr + first * 2, count * 2, 1, count * 2,
+                          op.functional ? reinterpret_cast<std::uint8_t*>(plan.cb[cb_slot].data()) : nullptr);
+    }
+    plan.to_array.push({i, act, cb, act_slot, cb_slot});
+  }
+}
+
+void EvaAccelerator::fetch_indices(EvaPlan& plan) {
+  const GemmDescriptor& op = plan.op;
+  for (std::uint64_t i = 0; i < plan.tiler.size(); ++i) {
+    const EvaPass p = plan.tiler.at(i);
+    std::uint64_t first = 0, count = 0;
+    plan.tiler.segment_bytes(p.v0, p.v, first, count);
+    for (std::uint64_t j0 = 0; j0 < p.n; j0 += plan.chunk_cols) {
+      const std::uint64_t cols = std::min(plan.chunk_cols, p.n - j0);
+      plan.idx_slots.acquire();
+      const std::uint64_t slot = plan.idx_free.back();
+      plan.idx_free.pop_back();
+      std::uint64_t stride = 0;
+      const std::uint64_t at = plan.tiler.column_offset(p.codebook, p.v0, p.n0 + j0, stride) + first;
+      std::uint8_t* buf = op.functional ? plan.idx_buf[slot].data() : nullptr;
+      plan.chunks.push({i, j0, cols, first, count, slot, dma.start_read(op.weight_addr + at, count, cols, stride, buf)});
+    }
+  }
+}
+
+void EvaAccelerator::compute_oc(EvaPlan& plan) {
+  const GemmDescriptor& op = plan.op;
+  const VqFormat& f = m_config.vq;
+  const auto d = static_cast<std::uint64_t>(f.vector_dim);
+  const std::uint64_t entries = 1ull << f.index_bits;
+  const std::uint64_t banks = static_cast<std::uint64_t>(m_config.oc.banks);
+  const std::uint64_t half_bytes = oc.size() / 2;
+  int half = 1, last_act = -1, last_cb = -1;
+  std::vector<half_bits> row(entries);
+  for (std::uint64_t n = 0; n < plan.tiler.size(); ++n) {
+    const EvaPlan::OcInput in = plan.to_array.pop();
+    const EvaPass p = plan.tiler.at(in.pass);
+    if (last_act >= 0 && in.act_slot != last_act) plan.act_slots.release();  // the previous tile is done
+    if (last_cb >= 0 && in.cb_slot != last_cb) plan.cb_slots.release();
+    last_act = in.act_slot;
+    last_cb = in.cb_slot;
+    Dma::wait_for(in.act);
+    Dma::wait_for(in.cb);
+    plan.oc_slots.acquire();
+    half ^= 1;
+    if (op.functional) {
+      const half_bits* cb = plan.tiler.codebooks_resident()
+                                ? plan.cb[in.cb_slot].data() + (static_cast<std::uint64_t>(p.codebook) * entries + p.e0) * d
+                                : plan.cb[in.cb_slot].data();
+      std::uint8_t* base = oc.data() + static_cast<std::uint64_t>(half) * half_bytes;
+      for (std::uint64_t vv = 0; vv < p.v; ++vv)
+        for (std::uint64_t mm = 0; mm < p.m; ++mm) {
+          const std::uint64_t r = vv * p.m + mm;  // the OC row, and its bank
+          oc_row(plan.act[in.act_slot].data() + mm * p.v * d + vv * d, cb, static_cast<int>(p.e), static_cast<int>(d),
+                 row.data());
+          for (std::uint64_t e = 0; e < p.e; ++e) std::memcpy(base + 2 * (e * banks + r), &row[e], 2);
+        }
+    }
+    array.run_oc(p.v * p.m, d, p.e);
+    plan.oc_ready.push({in.pass, half});
+  }
+  plan.act_slots.release();
+  plan.cb_slots.release();
+}
+
+void EvaAccelerator::epilogue(EvaPlan& plan) {
+  const GemmDescriptor& op = plan.op;
+  const VqFormat& f = m_config.vq;
+  const std::uint64_t banks = static_cast<std::uint64_t>(m_config.oc.banks);
+  const std::uint64_t half_bytes = oc.size() / 2;
+  const std::uint64_t pipeline =
+      static_cast<std::uint64_t>(std::ceil(std::log2(std::max(2, m_config.epilogue.adder_inputs)))) + 1;
+  int ybuf = 1;
+  std::vector<std::uint64_t> lanes;
+  std::vector<float> sums;
+  for (std::uint64_t n = 0; n < plan.tiler.size(); ++n) {
+    const auto [pass, half] = plan.oc_ready.pop();
+    const EvaPass p = plan.tiler.at(pass);
+    const std::uint64_t rows = p.v * p.m;
+    if (p.first_of_rows) {
+      plan.y_slots.acquire();
+      ybuf ^= 1;
+      if (op.functional) plan.y[ybuf].assign(p.m * op.n, 0.0f);
+    }
+    for (std::uint64_t done = 0; done < p.n;) {
+      const EvaPlan::Chunk c = plan.chunks.pop();
+      Dma::wait_for(c.t);
+      std::uint64_t cycles = 0;
+      if (op.functional) {
+        const std::uint8_t* base = oc.data() + static_cast<std::uint64_t>(half) * half_bytes;
+        for (std::uint64_t j = 0; j < c.cols; ++j) {
+          const std::uint8_t* column = plan.idx_buf[c.slot].data() + j * c.count;
+          lanes.clear();
+          sums.assign(p.m, 0.0f);
+          for (std::uint64_t vv = 0; vv < p.v; ++vv) {
+            const std::uint64_t bit = plan.tiler.index_bit(p.v0 + vv) - c.first * 8;
+            const std::uint32_t index = read_bits(column, bit, f.index_bits);
+            if (index < p.e0 || index >= p.e0 + p.e) continue;  // another entry tile's
+            for (std::uint64_t mm = 0; mm < p.m; ++mm) {
+              const std::uint64_t r = vv * p.m + mm;
+              const std::uint64_t addr = static_cast<std::uint64_t>(half) * half_bytes + 2 * ((index - p.e0) * banks + r);
+              lanes.push_back(addr);
+              half_bits h;
+              std::memcpy(&h, base + (addr - static_cast<std::uint64_t>(half) * half_bytes), 2);
+              sums[mm] += half_to_float(h);
+            }
+          }
+          cycles += std::max<std::uint64_t>(1, oc.lanes(lanes, false));
+          for (std::uint64_t mm = 0; mm < p.m; ++mm) plan.y[ybuf][mm * op.n + p.n0 + c.j0 + j] += sums[mm];
+          m_stats.inc(m_lookups_done, static_cast<double>(lanes.size()));
+        }
+      } else {
+        cycles = c.cols * column_cycles(rows);
+        m_stats.inc(m_lookups_done, static_cast<double>(c.cols * rows));
+      }
+      m_stats.inc(m_columns, static_cast<double>(c.cols));
+      m_stats.inc(m_busy, static_cast<double>(cycles));
+      wait(m_clock.cycles(cycles));
+      plan.idx_free.push_back(c.slot);
+      plan.idx_slots.release();
+      done += c.cols;
+    }
+    plan.oc_slots.release();
+    if (p.last_of_rows) {
+      wait(m_clock.cycles(pipeline));  // the adder trees drain
+      plan.rows_done.push({pass, ybuf});
+    }
+  }
+}
+
+void EvaAccelerator::store(EvaPlan& plan) {
+  const GemmDescriptor& op = plan.op;
+  std::vector<half_bits> out;
+  for (std::uint64_t r = 0; r < plan.tiler.rows_tiles(); ++r) {
+    const auto [pass, ybuf] = plan.rows_done.pop();
+    const EvaPass p = plan.tiler.at(pass);
+    if (op.functional) {
+      out.resize(p.m * op.n);
+      for (std::size_t i = 0; i < out.size(); ++i) out[i] = float_to_half(plan.y[ybuf][i]);
+    }
+    dma.write(op.out_addr + p.m0 * op.n * 2, p.m * op.n * 2,
+              op.functional ? reinterpret_cast<const std::uint8_t*>(out.data()) : nullptr);
+    plan.y_slots.release();
+  }
+}
+
+}  // namespace eva

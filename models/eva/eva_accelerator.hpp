@@ -1,0 +1,67 @@
+#pragma once
+// The EVA accelerator (decode mode): VQ layers as an input-codebook GEMM on
+// the reconfigured array and conflict-free lookups in the epilogue units.
+//
+// Per pass (EvaTiler): the array computes the output codebook OC (sub-vectors
+// x codebook entries, FP16) into one half of the OC SRAM, row r in bank r;
+// the epilogue then reads, for each output column, one OC entry per row as
+// the column's indices say, all in different banks, and adds them into the
+// column's accumulator. The other OC half takes the next pass meanwhile.
+// Four threads per operation: `fetch` (activations, codebooks), `indices`
+// (index chunks streamed by the DMA), `array` and `epilogue`, and `store`
+// (outputs, FP16) at the end of each input-row tile.
+// Functional mode moves and computes real data; timing mode runs the same
+// control with time only.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "common/accelerator.hpp"
+#include "common/clock.hpp"
+#include "dma/dma.hpp"
+#include "eva/eva_config.hpp"
+#include "eva/eva_tiler.hpp"
+#include "sram/sram.hpp"
+#include "systolic/systolic_array.hpp"
+
+namespace eva {
+
+struct EvaPlan;
+
+class EvaAccelerator : public Accelerator {
+ public:
+  Dma dma;
+  SystolicArray array;
+  Sram oc;
+
+  EvaAccelerator(const sc_core::sc_module_name& name, const EvaConfig& config);
+
+  tlm::tlm_initiator_socket<>& memory_socket() override { return dma.initiator_socket; }
+  OperandBytes operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const override;
+  void check(const GemmDescriptor& op) const override;
+  std::uint64_t execute(const GemmDescriptor& op) override;
+  std::vector<const StatGroup*> stat_groups() override;
+  std::uint64_t bank_conflict_cycles() const override { return oc.conflict_cycles(); }
+
+  EvaTiler tiler(std::uint64_t m, std::uint64_t k, std::uint64_t n) const;
+  // Cycles the epilogue needs per column for `rows` lookups.
+  std::uint64_t column_cycles(std::uint64_t rows) const;
+
+ private:
+  void fetch(EvaPlan& plan);
+  void fetch_indices(EvaPlan& plan);
+  void compute_oc(EvaPlan& plan);
+  void epilogue(EvaPlan& plan);
+  void store(EvaPlan& plan);
+
+  const EvaConfig m_config;
+  const ClockDomain m_clock;
+  const std::uint64_t m_lookups;  // epilogue.units x epilogue.adder_inputs
+  const std::uint64_t m_depth;    // OC entries per bank in one half
+  StatGroup m_stats{"epilogue"};
+  std::size_t m_columns, m_lookups_done, m_busy;
+};
+
+}  // namespace eva

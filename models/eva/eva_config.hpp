@@ -1,0 +1,23 @@
+#pragma once
+#include "common/accel_config.hpp"
+#include "common/vq_format.hpp"
+#include "dma/dma_config.hpp"
+#include "epilogue/epilogue_config.hpp"
+#include "sram/sram_config.hpp"
+#include "systolic/systolic_config.hpp"
+
+namespace eva {
+
+// What the EVA accelerator needs of an architecture config.
+struct EvaConfig {
+  double clock_mhz = 500.0;  // EVA paper and artifact FREQ_HZ (BRIEF section 3)
+  SystolicConfig systolic;
+  EpilogueConfig epilogue;
+  VqFormat vq;
+  DmaConfig dma;
+  BufferConfig buffers;  // weight_kib holds the index buffer
+  FormatConfig formats;
+  SramConfig oc;         // the output-codebook SRAM, both halves
+};
+
+}  // namespace eva
