@@ -58,14 +58,8 @@ Report simulate_gemms(const ArchConfig& config, const std::vector<GemmShape>& sh
   return r;
 }
 
-VqGemvResult simulate_vq_gemv(const ArchConfig& config, const VqMatrix& w, const std::vector<half_bits>& x,
-                              std::uint64_t m) {
-  const auto wall0 = std::chrono::steady_clock::now();
-  require_simulated(config);
-  if (config.kind != ArchKind::eva)
-    throw InputError(fmt::format("vq-gemv --arch {}: the '{}' model does not decode VQ weights yet (simulated now: eva)",
-                                 config.name, enum_name(config.kind)));
-  Platform platform("vp", config);
+GemmDescriptor place_vq_operands(Platform& platform, const ArchConfig& config, const VqMatrix& w,
+                                 const std::vector<half_bits>& x, std::uint64_t m) {
   auto& accel = static_cast<EvaAccelerator&>(platform.accelerator());
   const EvaTiler t = accel.tiler(m, w.k, w.n);
   const OperandBytes b = platform.operand_bytes(m, w.n, w.k);
@@ -80,8 +74,6 @@ VqGemvResult simulate_vq_gemv(const ArchConfig& config, const VqMatrix& w, const
   op.weight_addr = alloc.take(b.weights, "vq-gemv");
   op.codebook_addr = alloc.take(b.codebooks, "vq-gemv");
   op.out_addr = alloc.take(b.outputs, "vq-gemv");
-  platform.add(op);
-  // The operands, in the accelerator's layouts.
   SparseStorage& mem = platform.dram().storage();
   mem.write(op.act_addr, reinterpret_cast<const std::uint8_t*>(x.data()), x.size() * 2);
   mem.write(op.codebook_addr, reinterpret_cast<const std::uint8_t*>(w.centroids.data()), w.centroids.size() * 2);
@@ -95,13 +87,26 @@ VqGemvResult simulate_vq_gemv(const ArchConfig& config, const VqMatrix& w, const
                    w.at(c, v, j));
       }
   mem.write(op.weight_addr, packed.data(), packed.size());
+  return op;
+}
+
+VqGemvResult simulate_vq_gemv(const ArchConfig& config, const VqMatrix& w, const std::vector<half_bits>& x,
+                              std::uint64_t m) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  require_simulated(config);
+  if (config.kind != ArchKind::eva)
+    throw InputError(fmt::format("vq-gemv --arch {}: the '{}' model does not decode VQ weights yet (simulated now: eva)",
+                                 config.name, enum_name(config.kind)));
+  Platform platform("vp", config);
+  const GemmDescriptor op = place_vq_operands(platform, config, w, x, m);
+  platform.add(op);
   sc_core::sc_start();
   VqGemvResult out;
   out.report = platform.report();
   out.report.model = "-";
   out.report.phase = "vq-gemv";
   std::vector<half_bits> y(m * w.n);
-  mem.read(op.out_addr, reinterpret_cast<std::uint8_t*>(y.data()), y.size() * 2);
+  platform.dram().storage().read(op.out_addr, reinterpret_cast<std::uint8_t*>(y.data()), y.size() * 2);
   out.y.reserve(y.size());
   for (half_bits h : y) out.y.push_back(half_to_float(h));
   out.report.sim_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();

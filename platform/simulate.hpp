@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "arch_config.hpp"
+#include "common/op_descriptor.hpp"
 #include "dram/traffic_generator.hpp"
 #include "eva/vq_math.hpp"
 #include "report.hpp"
@@ -34,6 +35,11 @@ struct VqGemvResult {
 };
 VqGemvResult simulate_vq_gemv(const ArchConfig& config, const VqMatrix& w, const std::vector<half_bits>& x,
                               std::uint64_t m);
+class Platform;
+// Writes x, the codebooks and the indices into the platform's DRAM in the EVA
+// accelerator's layouts; returns the functional operation that uses them.
+GemmDescriptor place_vq_operands(Platform& platform, const ArchConfig& config, const VqMatrix& w,
+                                 const std::vector<half_bits>& x, std::uint64_t m);
 
 // Drives a DRAM model with a traffic pattern and reports bandwidth,
 // efficiency, latency (mean, p99, max), commands and energy.

@@ -86,3 +86,16 @@ TEST_CASE("Regression: gemm reports match the checked-in expected figures") {
     CHECK(got["dram_bw_utilization"].get<double>() == Approx(c["report"]["dram_bw_utilization"].get<double>()));
   }
 }
+
+TEST_CASE("gemm --arch eva reads 2-bit indices and codebooks, near the DRAM roofline") {
+  Scratch dir;
+  const Run r = eva_sim(dir, {"gemm", "--arch", "eva", "--m", "1", "--n", "4096", "--k", "4096", "--json", "r.json"});
+  REQUIRE(r.exit_code == 0);
+  const auto j = dir.json("r.json");
+  const double weights = 4096.0 * 4096 * 2 / 8, codebooks = 2 * 256 * 8 * 2, x = 4096 * 2;
+  CHECK(j["dram_bytes_read"].get<double>() == weights + codebooks + x);
+  CHECK(j["dram_bytes_written"] == 4096 * 2);
+  const double roofline = (weights + codebooks) / 128.0;  // 64 GB/s at 500 MHz
+  CHECK(j["cycles"].get<double>() >= roofline);
+  CHECK(j["cycles"].get<double>() <= 1.05 * roofline);
+}

@@ -1,0 +1,176 @@
+// The EVA accelerator: functional VQ decode against the float64 reference for
+// each format, conflict-free epilogue lookups, and timing against the DRAM
+// roofline. One simulation per test case.
+#include <cmath>
+#include <random>
+
+#include <catch2/catch.hpp>
+
+#include "arch_config.hpp"
+#include "platform.hpp"
+#include "sim_check.hpp"
+#include "simulate.hpp"
+
+using namespace eva;
+
+namespace {
+
+ArchConfig arch(const std::string& name, std::vector<std::string> sets = {}) {
+  ArchRequest r;
+  r.arch = name;
+  r.sets = std::move(sets);
+  return load_arch(r);
+}
+
+// Random FP16 activations and a random VQ matrix; `skew` > 0 draws indices
+// from a power law (a few centroids used most), as trained codebooks do.
+struct Case {
+  VqMatrix w;
+  std::vector<half_bits> x;
+  std::uint64_t m;
+};
+
+Case random_case(std::uint64_t m, std::uint64_t k, std::uint64_t n, int c, int bits, int d, std::uint64_t group = 0,
+                 double skew = 0.0, unsigned seed = 5) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  Case t;
+  t.m = m;
+  t.w.k = k;
+  t.w.n = n;
+  t.w.codebooks = c;
+  t.w.index_bits = bits;
+  t.w.d = d;
+  t.w.group_k = t.w.group_n = group;
+  for (std::uint64_t i = 0; i < m * k; ++i) t.x.push_back(float_to_half(normal(rng)));
+  const std::uint64_t centroids = t.w.groups_k() * t.w.groups_n() * static_cast<std::uint64_t>(c) * t.w.entries() * d;
+  for (std::uint64_t i = 0; i < centroids; ++i) t.w.centroids.push_back(float_to_half(0.1f * normal(rng)));
+  const std::uint64_t count = static_cast<std::uint64_t>(c) * (k / d) * n;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const double u = uniform(rng);
+    const double r = skew > 0 ? std::pow(u, 1.0 + skew) : u;  // skew piles indices near 0
+    t.w.index.push_back(static_cast<std::uint32_t>(r * static_cast<double>(t.w.entries())) %
+                        static_cast<std::uint32_t>(t.w.entries()));
+  }
+  return t;
+}
+
+double relative_l2(const std::vector<float>& y, const std::vector<double>& ref) {
+  double err = 0, norm = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    err += (y[i] - ref[i]) * (y[i] - ref[i]);
+    norm += ref[i] * ref[i];
+  }
+  return std::sqrt(err / norm);
+}
+
+void matches_reference(const std::string& name, const Case& t) {
+  ArchConfig a = arch(name);
+  a.vq.codebooks = t.w.codebooks;
+  a.vq.index_bits = t.w.index_bits;
+  a.vq.vector_dim = t.w.d;
+  a.vq.group_k = static_cast<int>(t.w.group_k);
+  a.vq.group_n = static_cast<int>(t.w.group_n);
+  const VqGemvResult r = simulate_vq_gemv(a, t.w, t.x, t.m);
+  for (const auto& p : SystemcReports::problems()) FAIL_CHECK("SystemC: " << p);
+  const double err = relative_l2(r.y, vq_reference(t.w, t.x, t.m));
+  INFO("relative L2 error " << err);
+  CHECK(err < 1e-3);
+  CHECK(r.report.sram_bank_conflict_cycles == 0);  // EVA's OC layout: every lookup in its own bank
+  CHECK(r.report.dram_bytes_written == t.m * t.w.n * 2);
+}
+
+// LLaMA-2-7B's seven FC layers of one decoder layer (workloads/models/llama2-7b.yaml).
+const std::vector<GemmShape> llama2_7b_layer = {{1, 4096, 4096}, {1, 4096, 4096}, {1, 4096, 4096}, {1, 4096, 4096},
+                                                {1, 11008, 4096}, {1, 11008, 4096}, {1, 4096, 11008}};
+
+// Index and codebook bytes of those layers for AQLM 2x8, over the bandwidth.
+double roofline_cycles(double gbps) {
+  double bytes = 0;
+  for (const auto& s : llama2_7b_layer) bytes += static_cast<double>(s.k * s.n) * 2 / 8 + 2 * 256 * 8 * 2;
+  return bytes / (gbps * 1e9) * 500e6;
+}
+
+Report layer(std::vector<std::string> sets) {
+  const Report r = simulate_gemms(arch("eva", std::move(sets)), llama2_7b_layer);
+  for (const auto& p : SystemcReports::problems()) FAIL_CHECK("SystemC: " << p);
+  return r;
+}
+
+}  // namespace
+
+// K and N are multiples of no tile size (d divides K, as the format requires).
+TEST_CASE("EVA 2x8, M = 1, matches the float64 reference") { matches_reference("eva", random_case(1, 1000, 333, 2, 8, 8)); }
+TEST_CASE("EVA 2x8, M = 4, matches the float64 reference") { matches_reference("eva", random_case(4, 1000, 333, 2, 8, 8)); }
+TEST_CASE("EVA 4x8, M = 1, matches the float64 reference") { matches_reference("eva", random_case(1, 1352, 150, 4, 8, 8)); }
+TEST_CASE("EVA 4x8, M = 4, matches the float64 reference") { matches_reference("eva", random_case(4, 1352, 150, 4, 8, 8)); }
+TEST_CASE("EVA 1x16, M = 1, matches the float64 reference") { matches_reference("eva", random_case(1, 136, 45, 1, 16, 8)); }
+TEST_CASE("EVA 1x16, M = 4, matches the float64 reference") { matches_reference("eva", random_case(4, 72, 30, 1, 16, 8)); }
+TEST_CASE("EVA GPTVQ (256x256 groups, d = 4), M = 1, matches the float64 reference") {
+  matches_reference("eva-gptvq", random_case(1, 700, 530, 1, 8, 4, 256));
+}
+TEST_CASE("EVA GPTVQ (256x256 groups, d = 4), M = 4, matches the float64 reference") {
+  matches_reference("eva-gptvq", random_case(4, 700, 530, 1, 8, 4, 256));
+}
+TEST_CASE("EVA: skewed indices still meet no bank conflict") {
+  matches_reference("eva", random_case(1, 2048, 257, 2, 8, 8, 0, 3.0, 9));
+}
+
+TEST_CASE("EVA: timing mode takes the same cycles as the functional run") {
+  // The same layer twice on one platform: with data, then with time only.
+  const Case t = random_case(1, 2048, 700, 2, 8, 8, 0, 1.0);
+  const ArchConfig a = arch("eva");
+  Platform platform("vp", a);
+  GemmDescriptor op = place_vq_operands(platform, a, t.w, t.x, t.m);
+  platform.add(op);
+  op.functional = false;
+  op.name = "timing";
+  platform.add(op);
+  test::run_clean();
+  const Report r = platform.report();
+  REQUIRE(r.ops.size() == 2);
+  CHECK(r.ops[0].cycles == r.ops[1].cycles);
+  CHECK(r.ops[0].dram_bytes_read == r.ops[1].dram_bytes_read);
+  CHECK(r.ops[0].compute_cycles == r.ops[1].compute_cycles);
+}
+
+TEST_CASE("EVA: a LLaMA-2-7B decoder layer at 64 GB/s runs within 5% of the DRAM roofline") {
+  const Report r = layer({});
+  const double roof = roofline_cycles(64.0);
+  INFO("cycles " << r.cycles << ", roofline " << roof);
+  CHECK(static_cast<double>(r.cycles) >= roof);
+  CHECK(static_cast<double>(r.cycles) <= 1.05 * roof);
+}
+
+TEST_CASE("EVA: at 16 GB/s the layer stays bandwidth-bound") {
+  const Report r = layer({"dram.bandwidth_gbps=16"});
+  const double roof = roofline_cycles(16.0);
+  INFO("cycles " << r.cycles << ", roofline " << roof);
+  CHECK(static_cast<double>(r.cycles) >= roof);
+  CHECK(static_cast<double>(r.cycles) <= 1.05 * roof);
+}
+TEST_CASE("EVA: at 32 GB/s the layer stays bandwidth-bound") {
+  const Report r = layer({"dram.bandwidth_gbps=32"});
+  CHECK(static_cast<double>(r.cycles) <= 1.05 * roofline_cycles(32.0));
+}
+TEST_CASE("EVA: at 48 GB/s the layer stays bandwidth-bound") {
+  const Report r = layer({"dram.bandwidth_gbps=48"});
+  CHECK(static_cast<double>(r.cycles) <= 1.05 * roofline_cycles(48.0));
+}
+
+TEST_CASE("EVA: with 2 epilogue units the layer becomes epilogue-bound") {
+  const Report r = layer({"epilogue.units=2"});
+  double epilogue = 0;
+  for (const auto& op : r.ops) epilogue += static_cast<double>(op.compute_cycles);
+  INFO("cycles " << r.cycles << ", epilogue " << epilogue << ", roofline " << roofline_cycles(64.0));
+  CHECK(static_cast<double>(r.cycles) > 1.8 * roofline_cycles(64.0));
+  CHECK(static_cast<double>(r.cycles) == Approx(epilogue).epsilon(0.05));
+}
+TEST_CASE("EVA: with 1 epilogue unit the layer becomes epilogue-bound") {
+  const Report r = layer({"epilogue.units=1"});
+  double epilogue = 0;
+  for (const auto& op : r.ops) epilogue += static_cast<double>(op.compute_cycles);
+  CHECK(static_cast<double>(r.cycles) > 3.6 * roofline_cycles(64.0));
+  CHECK(static_cast<double>(r.cycles) == Approx(epilogue).epsilon(0.05));
+}
