@@ -4,11 +4,11 @@
 namespace eva {
 
 struct DmaConfig {
-  // 64 B: one BL8 burst of a 64-bit DDR4 channel, the line size SoC
-  // interconnects move (and the random-access unit of dram-bench).
-  int burst_bytes = 64;
-  // Bursts in flight: 128 x 64 B covers 64 GB/s x 128 ns of latency, enough to
-  // keep a real DRAM busy; against `ideal` any value >= 1 reaches the peak.
+  // 256 B: an AXI4 burst of 16 beats on a 128-bit bus. A timed DRAM splits it
+  // into device bursts (64 B on DDR4) and answers when all have moved.
+  int burst_bytes = 256;
+  // Requests in flight: 128 x 256 B covers 64 GB/s x 512 ns of latency, enough
+  // to keep a real DRAM busy; against `ideal` any value >= 1 reaches the peak.
   int max_outstanding = 128;
 
   template <class V>

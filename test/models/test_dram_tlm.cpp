@@ -75,6 +75,7 @@ TEST_CASE("DMA against the controller: bandwidth needs requests in flight") {
   DramController dram("dram", c);
   DmaConfig one;
   one.max_outstanding = 1;
+  one.burst_bytes = 64;  // one device burst per request
   Dma dma("dma", one);
   dma.initiator_socket.bind(dram.target_socket);
   sc_core::sc_time took;
