@@ -13,6 +13,7 @@
 #include "dram/dram_config.hpp"
 #include "epilogue/epilogue_config.hpp"
 #include "sram/sram_config.hpp"
+#include "baselines/vq_conflict/vq_conflict_config.hpp"
 #include "systolic/systolic_config.hpp"
 
 namespace eva {
@@ -53,7 +54,8 @@ struct ArchConfig {
   BufferConfig buffers;
   FormatConfig formats;
   TilingConfig tiling;
-  SramConfig oc;  // EVA's output-codebook SRAM (both halves)
+  SramConfig oc;         // EVA's output-codebook SRAM (both halves)
+  LookupConfig lookup;   // vq-conflict's lookup lanes and codebook SRAM
   DramConfig dram;
   SimConfig sim;
 
@@ -71,6 +73,7 @@ struct ArchConfig {
     v.section("formats", formats);
     v.section("tiling", tiling);
     v.section("oc", oc);
+    v.section("lookup", lookup);
     v.section("dram", dram);
     v.section("sim", sim);
   }

@@ -8,6 +8,7 @@
 #include "dram/ideal_dram.hpp"
 #include "baselines/sa/sa_accelerator.hpp"
 #include "eva/eva_accelerator.hpp"
+#include "baselines/vq_conflict/vq_conflict_accelerator.hpp"
 
 namespace eva {
 
@@ -39,6 +40,15 @@ EvaConfig eva_config(const ArchConfig& c) {
 
 std::unique_ptr<Accelerator> make_accelerator(const ArchConfig& c) {
   if (c.kind == ArchKind::eva) return std::make_unique<EvaAccelerator>("eva", eva_config(c));
+  if (c.kind == ArchKind::vq_conflict) {
+    VqConflictConfig v;
+    v.clock_mhz = c.clock_mhz;
+    v.vq = c.vq;
+    v.dma = c.dma;
+    v.buffers = c.buffers;
+    v.lookup = c.lookup;
+    return std::make_unique<VqConflictAccelerator>("vq_conflict", v);
+  }
   return std::make_unique<SaAccelerator>("sa", sa_config(c));
 }
 
@@ -58,8 +68,8 @@ std::unique_ptr<DramTarget> make_dram(const char* name, const DramConfig& c) {
 }
 
 void require_simulated(const ArchConfig& c) {
-  if (c.kind == ArchKind::sa || c.kind == ArchKind::eva) return;
-  throw InputError(fmt::format("--arch {}: the '{}' accelerator model is not built yet (simulated now: sa, eva)",
+  if (c.kind == ArchKind::sa || c.kind == ArchKind::eva || c.kind == ArchKind::vq_conflict) return;
+  throw InputError(fmt::format("--arch {}: the '{}' accelerator model is not built yet (simulated now: sa, eva, vq-conflict)",
                                c.name, enum_name(c.kind)));
 }
 

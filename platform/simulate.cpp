@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
-#include "eva/eva_accelerator.hpp"
 #include "platform.hpp"
 
 namespace eva {
@@ -60,8 +59,6 @@ Report simulate_gemms(const ArchConfig& config, const std::vector<GemmShape>& sh
 
 GemmDescriptor place_vq_operands(Platform& platform, const ArchConfig& config, const VqMatrix& w,
                                  const std::vector<half_bits>& x, std::uint64_t m) {
-  auto& accel = static_cast<EvaAccelerator&>(platform.accelerator());
-  const EvaTiler t = accel.tiler(m, w.k, w.n);
   const OperandBytes b = platform.operand_bytes(m, w.n, w.k);
   AddressAllocator alloc(config.dram.capacity_bytes());
   GemmDescriptor op;
@@ -77,15 +74,7 @@ GemmDescriptor place_vq_operands(Platform& platform, const ArchConfig& config, c
   SparseStorage& mem = platform.dram().storage();
   mem.write(op.act_addr, reinterpret_cast<const std::uint8_t*>(x.data()), x.size() * 2);
   mem.write(op.codebook_addr, reinterpret_cast<const std::uint8_t*>(w.centroids.data()), w.centroids.size() * 2);
-  std::vector<std::uint8_t> packed(t.index_bytes(), 0);
-  for (int c = 0; c < w.codebooks; ++c)
-    for (std::uint64_t v = 0; v < w.subvectors(); ++v)
-      for (std::uint64_t j = 0; j < w.n; ++j) {
-        std::uint64_t stride = 0;
-        const std::uint64_t at = t.column_offset(c, v, j, stride);
-        pack_index(packed.data() + at, t.index_bit(v) / static_cast<std::uint64_t>(w.index_bits), w.index_bits,
-                   w.at(c, v, j));
-      }
+  const std::vector<std::uint8_t> packed = platform.accelerator().vq_index_image(w, m);
   mem.write(op.weight_addr, packed.data(), packed.size());
   return op;
 }
@@ -94,8 +83,8 @@ VqGemvResult simulate_vq_gemv(const ArchConfig& config, const VqMatrix& w, const
                               std::uint64_t m) {
   const auto wall0 = std::chrono::steady_clock::now();
   require_simulated(config);
-  if (config.kind != ArchKind::eva)
-    throw InputError(fmt::format("vq-gemv --arch {}: the '{}' model does not decode VQ weights yet (simulated now: eva)",
+  if (config.kind != ArchKind::eva && config.kind != ArchKind::vq_conflict)
+    throw InputError(fmt::format("vq-gemv --arch {}: the '{}' model holds no VQ weights (eva, vq-conflict do)",
                                  config.name, enum_name(config.kind)));
   Platform platform("vp", config);
   const GemmDescriptor op = place_vq_operands(platform, config, w, x, m);

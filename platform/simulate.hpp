@@ -11,7 +11,7 @@
 #include "arch_config.hpp"
 #include "common/op_descriptor.hpp"
 #include "dram/traffic_generator.hpp"
-#include "eva/vq_math.hpp"
+#include "common/vq_math.hpp"
 #include "report.hpp"
 
 namespace eva {

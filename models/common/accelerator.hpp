@@ -3,6 +3,8 @@
 // the bytes its operands take in its formats, and execution of operation
 // descriptors. Each accelerator (models/baselines/*, models/eva) implements it.
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <systemc>
@@ -10,6 +12,7 @@
 
 #include "common/op_descriptor.hpp"
 #include "common/stats.hpp"
+#include "common/vq_math.hpp"
 
 namespace eva {
 
@@ -29,7 +32,14 @@ class Accelerator : public sc_core::sc_module {
   // would take with memory never late (the unit's closed form).
   virtual std::uint64_t execute(const GemmDescriptor& op) = 0;
   virtual std::vector<const StatGroup*> stat_groups() = 0;
+  // VQ accelerators: the bytes of a VQ matrix's indices in their DRAM layout,
+  // for a layer run with `m` input rows (others: no VQ weights).
+  virtual std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const;
   virtual std::uint64_t bank_conflict_cycles() const { return 0; }
 };
+
+inline std::vector<std::uint8_t> Accelerator::vq_index_image(const VqMatrix&, std::uint64_t) const {
+  throw std::logic_error(std::string(name()) + ": does not hold VQ weights");
+}
 
 }  // namespace eva

@@ -9,7 +9,7 @@
 #include "common/error.hpp"
 #include "common/fp16.hpp"
 #include "common/sync.hpp"
-#include "eva/vq_math.hpp"
+#include "common/vq_math.hpp"
 
 namespace eva {
 
@@ -74,6 +74,20 @@ std::vector<const StatGroup*> EvaAccelerator::stat_groups() {
 
 EvaTiler EvaAccelerator::tiler(std::uint64_t m, std::uint64_t k, std::uint64_t n) const {
   return EvaTiler(m, k, n, m_config.vq, m_lookups, m_depth);
+}
+
+std::vector<std::uint8_t> EvaAccelerator::vq_index_image(const VqMatrix& w, std::uint64_t m) const {
+  const EvaTiler t = tiler(m, w.k, w.n);
+  std::vector<std::uint8_t> packed(t.index_bytes(), 0);
+  for (int c = 0; c < w.codebooks; ++c)
+    for (std::uint64_t v = 0; v < w.subvectors(); ++v)
+      for (std::uint64_t j = 0; j < w.n; ++j) {
+        std::uint64_t stride = 0;
+        const std::uint64_t at = t.column_offset(c, v, j, stride);
+        pack_index(packed.data() + at, t.index_bit(v) / static_cast<std::uint64_t>(w.index_bits), w.index_bits,
+                   w.at(c, v, j));
+      }
+  return packed;
 }
 
 std::uint64_t EvaAccelerator::column_cycles(std::uint64_t rows) const {

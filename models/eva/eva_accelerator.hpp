@@ -44,6 +44,7 @@ class EvaAccelerator : public Accelerator {
   std::uint64_t execute(const GemmDescriptor& op) override;
   std::vector<const StatGroup*> stat_groups() override;
   std::uint64_t bank_conflict_cycles() const override { return oc.conflict_cycles(); }
+  std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const override;
 
   EvaTiler tiler(std::uint64_t m, std::uint64_t k, std::uint64_t n) const;
   // Cycles the epilogue needs per column for `rows` lookups.

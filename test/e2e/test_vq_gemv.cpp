@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "common/fp16.hpp"
-#include "eva/vq_math.hpp"
+#include "common/vq_math.hpp"
 #include "npy.hpp"
 #include "run_eva_sim.hpp"
 
@@ -138,10 +138,23 @@ TEST_CASE("vq-gemv refuses a missing file") {
   Files f(dir);
   refused(dir, args("nowhere.npy"), "nowhere.npy: cannot open file");
 }
-TEST_CASE("vq-gemv refuses the vq-conflict model until it is built") {
+TEST_CASE("vq-gemv on vq-conflict matches the reference and counts bank conflicts") {
   Scratch dir;
   Files f(dir);
   auto a = args();
   a.insert(a.end(), {"--arch", "vq-conflict"});
-  refused(dir, a, "not built yet");
+  const Run r = eva_sim(dir, a);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const NpyArray y = read_npy(dir.path("y.npy"));
+  const std::vector<double> ref = vq_reference(f.w, f.x, f.m);
+  double err = 0, norm = 0;
+  for (std::uint64_t i = 0; i < f.m * f.n; ++i) {
+    float v;
+    std::memcpy(&v, y.data.data() + 4 * i, 4);
+    err += (v - ref[i]) * (v - ref[i]);
+    norm += ref[i] * ref[i];
+  }
+  CHECK(std::sqrt(err / norm) < 1e-3);
+  CHECK(dir.json("r.json")["sram_bank_conflict_cycles"].get<double>() > 0);
 }

@@ -1,0 +1,206 @@
+#include "baselines/vq_conflict/vq_conflict_accelerator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/fp16.hpp"
+#include "common/sync.hpp"
+
+namespace eva {
+
+namespace {
+
+std::uint64_t words_per_entry(const VqConflictConfig& c) {
+  const std::uint64_t bytes = static_cast<std::uint64_t>(c.vq.vector_dim) * 2;
+  const auto w = static_cast<std::uint64_t>(c.lookup.bank_width_bytes);
+  return (bytes + w - 1) / w;
+}
+
+// Words of one copy of all codebooks, rounded up to whole bank rows so that
+// copies keep their bank alignment.
+std::uint64_t copy_words(const VqConflictConfig& c) {
+  const auto banks = static_cast<std::uint64_t>(c.lookup.banks);
+  const std::uint64_t words = static_cast<std::uint64_t>(c.vq.codebooks) * (1ull << c.vq.index_bits) * words_per_entry(c);
+  return (words + banks - 1) / banks * banks;
+}
+
+}  // namespace
+
+SramConfig VqConflictAccelerator::codebook_sram(const VqConflictConfig& c) {
+  SramConfig s;
+  s.banks = c.lookup.banks * c.lookup.replicas;  // each copy in its own banks
+  s.bank_width_bytes = c.lookup.bank_width_bytes;
+  // Sized to hold every codebook in every copy (4 KB per 2^8 x 8 FP16 codebook).
+  const std::uint64_t bytes = copy_words(c) * static_cast<std::uint64_t>(c.lookup.bank_width_bytes) *
+                              static_cast<std::uint64_t>(c.lookup.replicas);
+  s.size_kib = static_cast<int>((bytes + 1023) / 1024);
+  return s;
+}
+
+VqConflictAccelerator::VqConflictAccelerator(const sc_core::sc_module_name& name, const VqConflictConfig& config)
+    : Accelerator(name),
+      dma("dma", config.dma),
+      codebook("codebook", codebook_sram(config), config.clock_mhz),
+      m_config(config),
+      m_clock(config.clock_mhz),
+      m_words_per_entry(words_per_entry(config)),
+      m_rng(static_cast<std::uint64_t>(config.lookup.seed)) {
+  m_lookups = m_stats.add("lookups", "lookups", "centroids looked up");
+  m_cycles = m_stats.add("cycles", "cycles", "cycles of lookups, conflicts included");
+}
+
+std::vector<const StatGroup*> VqConflictAccelerator::stat_groups() {
+  codebook.flush_stats();
+  return {&dma.stats(), &m_stats, &codebook.stats()};
+}
+
+std::uint64_t VqConflictAccelerator::word_address(int c, std::uint64_t e, std::uint64_t word, std::uint64_t lane) const {
+  const auto banks = static_cast<std::uint64_t>(m_config.lookup.banks);
+  const auto copies = static_cast<std::uint64_t>(m_config.lookup.replicas);
+  const std::uint64_t copy = lane % copies;
+  // Copy r sits in its own group of banks (BASELINES.md section 4.3): word w
+  // of the codebooks goes to bank r x banks + w mod banks, row w / banks.
+  const std::uint64_t w = (static_cast<std::uint64_t>(c) * (1ull << m_config.vq.index_bits) + e) * m_words_per_entry + word;
+  const std::uint64_t id = (w / banks) * banks * copies + copy * banks + w % banks;
+  return id * static_cast<std::uint64_t>(m_config.lookup.bank_width_bytes);
+}
+
+OperandBytes VqConflictAccelerator::operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const {
+  const VqFormat& f = m_config.vq;
+  OperandBytes b;
+  b.activations = m * k * 2;
+  // Per codebook, row v of the K/d x N indices, each row padded to a byte.
+  b.weights = static_cast<std::uint64_t>(f.codebooks) * (k / static_cast<std::uint64_t>(f.vector_dim)) *
+              packed_index_bytes(n, f.index_bits);
+  b.codebooks = static_cast<std::uint64_t>(f.codebooks) * (1ull << f.index_bits) * static_cast<std::uint64_t>(f.vector_dim) * 2;
+  b.outputs = m * n * 2;
+  return b;
+}
+
+void VqConflictAccelerator::check(const GemmDescriptor& op) const {
+  const VqFormat& f = m_config.vq;
+  if (f.group_k || f.group_n) throw InputError("--arch vq-conflict: grouped (GPTVQ) codebooks are not modelled for vq-conflict");
+  if (op.k % static_cast<std::uint64_t>(f.vector_dim) != 0)
+    throw InputError(fmt::format("K = {} is not a multiple of the VQ vector size d = {} (vq.vector_dim)", op.k, f.vector_dim));
+}
+
+std::vector<std::uint8_t> VqConflictAccelerator::vq_index_image(const VqMatrix& w, std::uint64_t) const {
+  const std::uint64_t row = packed_index_bytes(w.n, w.index_bits);
+  std::vector<std::uint8_t> image(static_cast<std::uint64_t>(w.codebooks) * w.subvectors() * row, 0);
+  for (int c = 0; c < w.codebooks; ++c)
+    for (std::uint64_t v = 0; v < w.subvectors(); ++v)
+      for (std::uint64_t j = 0; j < w.n; ++j)
+        pack_index(image.data() + (static_cast<std::uint64_t>(c) * w.subvectors() + v) * row, j, w.index_bits,
+                   w.at(c, v, j));
+  return image;
+}
+
+std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
+  const VqFormat& f = m_config.vq;
+  const auto d = static_cast<std::uint64_t>(f.vector_dim);
+  const std::uint64_t entries = 1ull << f.index_bits, v_count = op.k / d;
+  const auto lanes = static_cast<std::uint64_t>(m_config.lookup.lanes);
+  const auto C = static_cast<std::uint64_t>(f.codebooks);
+  const std::uint64_t row_stride = packed_index_bytes(op.n, f.index_bits), per_c = v_count * row_stride;
+  // Codebooks and activations first (all of them: they stay on chip).
+  std::vector<half_bits> x(op.functional ? op.m * op.k : 0), cbs(op.functional ? C * entries * d : 0);
+  const Dma::Transfer tx = dma.start_read(op.act_addr, op.m * op.k * 2, 1, op.m * op.k * 2,
+                                          op.functional ? reinterpret_cast<std::uint8_t*>(x.data()) : nullptr);
+  dma.read(op.codebook_addr, C * entries * d * 2, op.functional ? reinterpret_cast<std::uint8_t*>(cbs.data()) : nullptr);
+  if (op.functional)
+    for (std::uint64_t c = 0; c < C; ++c)
+      for (std::uint64_t e = 0; e < entries; ++e)
+        for (std::uint64_t r = 0; r < static_cast<std::uint64_t>(m_config.lookup.replicas); ++r)
+          for (std::uint64_t wd = 0; wd < m_words_per_entry; ++wd) {
+            const std::uint64_t bytes = std::min<std::uint64_t>(static_cast<std::uint64_t>(m_config.lookup.bank_width_bytes), d * 2 - wd * m_config.lookup.bank_width_bytes);
+            std::memcpy(codebook.data() + word_address(static_cast<int>(c), e, wd, r),
+                        reinterpret_cast<const std::uint8_t*>(cbs.data() + (c * entries + e) * d) + wd * m_config.lookup.bank_width_bytes, bytes);
+          }
+  Dma::wait_for(tx);
+
+  // Index chunks of whole bytes: columns in multiples of 8, as many as fit
+  // half the index buffer.
+  const std::uint64_t index_buffer = static_cast<std::uint64_t>(m_config.buffers.weight_kib) * 1024;
+  std::uint64_t chunk = std::max<std::uint64_t>(8, index_buffer / 2 * 8 / (C * v_count * static_cast<std::uint64_t>(f.index_bits)) / 8 * 8);
+  chunk = std::min(chunk, (op.n + 7) / 8 * 8);
+  struct Fetched {
+    std::uint64_t j0, cols, bytes;
+    Dma::Transfer t;
+    int slot;
+  };
+  EventQueue<Fetched> fetched;
+  Slots slots(2);
+  std::vector<std::uint8_t> buf[2];
+  std::vector<float> y(op.functional ? op.m * op.n : 0, 0.0f);
+  sc_core::sc_process_handle fetcher = sc_core::sc_spawn(
+      [&] {
+        int slot = 1;
+        for (std::uint64_t j0 = 0; j0 < op.n; j0 += chunk) {
+          const std::uint64_t cols = std::min(chunk, op.n - j0);
+          const std::uint64_t row_bytes = packed_index_bytes(cols, f.index_bits);
+          slots.acquire();
+          slot ^= 1;
+          Dma::Transfer last;
+          if (op.functional) buf[slot].assign(C * v_count * row_bytes, 0);
+          for (std::uint64_t c = 0; c < C; ++c)
+            last = dma.start_read(op.weight_addr + c * per_c + j0 * static_cast<std::uint64_t>(f.index_bits) / 8,
+                                  row_bytes, v_count, row_stride,
+                                  op.functional ? buf[slot].data() + c * v_count * row_bytes : nullptr);
+          fetched.push({j0, cols, row_bytes, last, slot});
+        }
+      },
+      sc_core::sc_gen_unique_name("indices"));
+  std::uint64_t total = 0;
+  std::vector<std::uint64_t> addrs;
+  std::vector<float> wv(d);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  for (std::uint64_t j0 = 0; j0 < op.n; j0 += chunk) {
+    const Fetched fch = fetched.pop();
+    Dma::wait_for(fch.t);
+    std::uint64_t cycles = 0;
+    for (std::uint64_t v = 0; v < v_count; ++v)
+      for (std::uint64_t g = 0; g < fch.cols; g += lanes) {
+        const std::uint64_t width = std::min(lanes, fch.cols - g);
+        for (std::uint64_t c = 0; c < C; ++c) {
+          addrs.clear();
+          for (std::uint64_t l = 0; l < width; ++l) {
+            std::uint64_t e;
+            if (op.functional) {
+              e = unpack_index(buf[fch.slot].data() + (c * v_count + v) * fch.bytes, g + l, f.index_bits);
+            } else {
+              const double u = uniform(m_rng);
+              e = static_cast<std::uint64_t>(std::pow(u, 1.0 + m_config.lookup.index_skew) * static_cast<double>(entries)) % entries;
+            }
+            for (std::uint64_t wd = 0; wd < m_words_per_entry; ++wd) addrs.push_back(word_address(static_cast<int>(c), e, wd, l));
+            if (op.functional) {
+              const half_bits* centroid = cbs.data() + (c * entries + e) * d;
+              const std::uint64_t j = fch.j0 + g + l;
+              for (std::uint64_t mm = 0; mm < op.m; ++mm) {
+                float acc = 0.0f;
+                for (std::uint64_t t = 0; t < d; ++t)
+                  acc += half_to_float(x[mm * op.k + v * d + t]) * half_to_float(centroid[t]);
+                y[mm * op.n + j] += acc;
+              }
+            }
+          }
+          cycles += codebook.lanes(addrs, false);
+          m_stats.inc(m_lookups, static_cast<double>(width));
+        }
+      }
+    m_stats.inc(m_cycles, static_cast<double>(cycles));
+    total += cycles;
+    wait(m_clock.cycles(cycles));
+    slots.release();
+  }
+  if (!fetcher.terminated()) wait(fetcher.terminated_event());
+  std::vector<half_bits> out(op.functional ? y.size() : 0);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = float_to_half(y[i]);
+  dma.write(op.out_addr, op.m * op.n * 2, op.functional ? reinterpret_cast<const std::uint8_t*>(out.data()) : nullptr);
+  return total;
+}
+
+}  // namespace eva

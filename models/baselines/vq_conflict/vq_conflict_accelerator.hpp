@@ -1,0 +1,56 @@
+#pragma once
+// The conflicting-VQ baseline: lanes rebuild weight sub-vectors by looking up
+// centroids in a small banked codebook SRAM, then multiply them with the
+// activations (GEMV). Lookups of one cycle that fall in the same bank
+// serialise, counted exactly from the index stream (BankModel via Sram).
+//
+// Order: for each chunk of columns, for each sub-vector row v and codebook c,
+// the lanes take consecutive columns j (one lookup each) and rebuild
+// W[v*d .. v*d+d)[j] = sum over c of WC_c[idx_c[v][j]]; every rebuilt
+// sub-vector multiplies the d activations of all input rows. The lookups bound
+// the time; the multiply-adds (lanes x d x M per cycle) keep pace.
+// Indices sit in DRAM per codebook as [v][j], n bits each, packed. Timing mode
+// draws indices from a seeded power law (lookup.index_skew).
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <systemc>
+
+#include "baselines/vq_conflict/vq_conflict_config.hpp"
+#include "common/accelerator.hpp"
+#include "common/clock.hpp"
+#include "dma/dma.hpp"
+#include "sram/sram.hpp"
+
+namespace eva {
+
+class VqConflictAccelerator : public Accelerator {
+ public:
+  Dma dma;
+  Sram codebook;
+
+  VqConflictAccelerator(const sc_core::sc_module_name& name, const VqConflictConfig& config);
+
+  tlm::tlm_initiator_socket<>& memory_socket() override { return dma.initiator_socket; }
+  OperandBytes operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const override;
+  void check(const GemmDescriptor& op) const override;
+  std::uint64_t execute(const GemmDescriptor& op) override;
+  std::vector<const StatGroup*> stat_groups() override;
+  std::uint64_t bank_conflict_cycles() const override { return codebook.conflict_cycles(); }
+  std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const override;
+
+ private:
+  static SramConfig codebook_sram(const VqConflictConfig& c);
+  // The SRAM byte address of one word of entry e of codebook c, as lane l reads it.
+  std::uint64_t word_address(int c, std::uint64_t e, std::uint64_t word, std::uint64_t lane) const;
+
+  const VqConflictConfig m_config;
+  const ClockDomain m_clock;
+  const std::uint64_t m_words_per_entry;
+  std::mt19937_64 m_rng;
+  StatGroup m_stats{"lookup"};
+  std::size_t m_lookups, m_cycles;
+};
+
+}  // namespace eva

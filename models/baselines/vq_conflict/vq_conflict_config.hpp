@@ -1,0 +1,46 @@
+#pragma once
+#include "common/accel_config.hpp"
+#include "common/config.hpp"
+#include "common/vq_format.hpp"
+#include "dma/dma_config.hpp"
+
+namespace eva {
+
+// The lookup datapath of the conflicting-VQ baseline.
+struct LookupConfig {
+  // Lanes that each rebuild one weight sub-vector per cycle. 4 lanes x 16 B
+  // entries = 64 B/cycle, the codebook SRAM's bandwidth (BRIEF section 4).
+  int lanes = 4;
+  // Codebook SRAM: 4 banks of 16 B (one FP16 x 8 centroid per word),
+  // 64 B/cycle (BRIEF section 4: 8 x 256 x FP16, 4 KB per codebook).
+  int banks = 4;
+  int bank_width_bytes = 16;
+  // Codebook copies (VQ-LLM-style replication): lane l reads copy l mod R,
+  // each copy in its own group of banks (BASELINES.md section 4.3), so the
+  // SRAM has banks x R banks. 1: no replication.
+  int replicas = 1;
+  // Timing mode has no index data: indices are drawn from a seeded power law,
+  // u^(1 + skew) of the range (0: uniform), as trained codebooks skew.
+  double index_skew = 0.0;
+  int seed = 1;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("lanes", lanes, between(1, 1024), "lookup lanes");
+    v.field("banks", banks, between(1, 1024), "codebook SRAM banks");
+    v.field("bank_width_bytes", bank_width_bytes, between(1, 4096), "bytes per bank word");
+    v.field("replicas", replicas, between(1, 1024), "codebook copies");
+    v.field("index_skew", index_skew, between(0.0, 100.0), "timing mode: index power-law skew");
+    v.field("seed", seed, between(0, 1 << 30), "timing mode: index seed");
+  }
+};
+
+struct VqConflictConfig {
+  double clock_mhz = 500.0;  // EVA paper and artifact FREQ_HZ (BRIEF section 3)
+  VqFormat vq;
+  DmaConfig dma;
+  BufferConfig buffers;
+  LookupConfig lookup;
+};
+
+}  // namespace eva
