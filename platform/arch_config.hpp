@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "baselines/vq_conflict/vq_conflict_config.hpp"
 #include "common/accel_config.hpp"
 #include "common/config.hpp"
 #include "common/vq_format.hpp"
@@ -13,7 +14,6 @@
 #include "dram/dram_config.hpp"
 #include "epilogue/epilogue_config.hpp"
 #include "sram/sram_config.hpp"
-#include "baselines/vq_conflict/vq_conflict_config.hpp"
 #include "systolic/systolic_config.hpp"
 
 namespace eva {
@@ -54,8 +54,8 @@ struct ArchConfig {
   BufferConfig buffers;
   FormatConfig formats;
   TilingConfig tiling;
-  SramConfig oc;         // EVA's output-codebook SRAM (both halves)
-  LookupConfig lookup;   // vq-conflict's lookup lanes and codebook SRAM
+  SramConfig oc;        // EVA's output-codebook SRAM (both halves)
+  LookupConfig lookup;  // vq-conflict's lookup lanes and codebook SRAM
   DramConfig dram;
   SimConfig sim;
 

@@ -257,8 +257,8 @@ int cmd_vq_gemv(const std::string& command, const std::vector<std::string>& args
   po::options_description d("vq-gemv options");
   d.add_options()("x", po::value<std::string>(), "activations: (M, K) or (K,) float16")(
       "codebooks", po::value<std::string>(), "codebooks: (C, 2^n, d) float16, or (G, C, 2^n, d) for grouped")(
-      "indices", po::value<std::string>(), "indices: (C, K/d, N) integer")(
-      "out", po::value<std::string>(), "y: (M, N) or (N,) float32")(
+      "indices", po::value<std::string>(), "indices: (C, K/d, N) integer")("out", po::value<std::string>(),
+                                                                           "y: (M, N) or (N,) float32")(
       "arch", po::value<std::string>()->default_value("eva"), "eva|vq-conflict (or a YAML file)");
   add_sim_options(d);
   const auto vm = parse(command, args, d);
@@ -281,9 +281,10 @@ int cmd_vq_gemv(const std::string& command, const std::vector<std::string>& args
   const std::uint64_t groups = grouped ? cb.shape[0] : 1;
   const std::uint64_t c = cb.shape[cb.shape.size() - 3], e = cb.shape[cb.shape.size() - 2], dv = cb.shape.back();
   if (c == 0 || e < 2 || (e & (e - 1)) || e > 65536 || dv == 0 || dv > 64)
-    throw InputError(fmt::format("{}: shape ({}): expected C >= 1 codebooks of 2^n (2 to 65536) entries of d (1 to 64) "
-                                 "elements",
-                                 cp, fmt::join(cb.shape, ", ")));
+    throw InputError(
+        fmt::format("{}: shape ({}): expected C >= 1 codebooks of 2^n (2 to 65536) entries of d (1 to 64) "
+                    "elements",
+                    cp, fmt::join(cb.shape, ", ")));
   if (m == 0 || k == 0 || k % dv)
     throw InputError(fmt::format("{}: K = {} is not a positive multiple of the codebooks' d = {} ({})", xp, k, dv, cp));
   if (idx.shape.size() != 3 || idx.shape[0] != c || idx.shape[1] != k / dv || idx.shape[2] == 0)
@@ -304,7 +305,8 @@ int cmd_vq_gemv(const std::string& command, const std::vector<std::string>& args
   w.index_bits = bits;
   if (grouped) {
     if (!arch.vq.group_k || !arch.vq.group_n)
-      throw InputError(fmt::format("{}: grouped codebooks need an architecture with vq.group_k and vq.group_n (eva-gptvq)", cp));
+      throw InputError(
+          fmt::format("{}: grouped codebooks need an architecture with vq.group_k and vq.group_n (eva-gptvq)", cp));
     w.group_k = static_cast<std::uint64_t>(arch.vq.group_k);
     w.group_n = static_cast<std::uint64_t>(arch.vq.group_n);
     if (groups != w.groups_k() * w.groups_n())
@@ -333,12 +335,13 @@ int cmd_vq_gemv(const std::string& command, const std::vector<std::string>& args
   std::vector<half_bits> xs(x.count());
   for (std::uint64_t i = 0; i < x.count(); ++i) xs[i] = x.half(i);
   const VqGemvResult r = simulate_vq_gemv(arch, w, xs, m);
-  std::vector<std::uint64_t> shape = x.shape.size() == 2 ? std::vector<std::uint64_t>{m, w.n} : std::vector<std::uint64_t>{w.n};
+  std::vector<std::uint64_t> shape =
+      x.shape.size() == 2 ? std::vector<std::uint64_t>{m, w.n} : std::vector<std::uint64_t>{w.n};
   write_file_atomic(out, npy_float32(shape, r.y));
   if (s.json) write_file_atomic(*s.json, to_json(r.report).dump(2) + "\n");
   std::cout << fmt::format("{} vq-gemv M={} K={} N={} ({}x{}, d={}{}): {} cycles, {:.3f} us; wrote {}\n", r.report.arch,
-                           m, k, w.n, c, bits, dv, grouped ? ", grouped" : "", r.report.cycles,
-                           r.report.seconds * 1e6, out);
+                           m, k, w.n, c, bits, dv, grouped ? ", grouped" : "", r.report.cycles, r.report.seconds * 1e6,
+                           out);
   return 0;
 }
 

@@ -2,7 +2,6 @@
 
 #include <cstring>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -35,7 +34,9 @@ std::uint16_t NpyArray::half(std::uint64_t i) const {
 NpyArray read_npy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot open file", path));
-  const auto bad = [&](const std::string& what) { return InputError(fmt::format("{}: not a valid .npy file: {}", path, what)); };
+  const auto bad = [&](const std::string& what) {
+    return InputError(fmt::format("{}: not a valid .npy file: {}", path, what));
+  };
   char magic[8];
   if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) throw bad("missing the \\x93NUMPY magic");
   const int major = static_cast<unsigned char>(magic[6]);
@@ -56,24 +57,41 @@ NpyArray read_npy(const std::string& path) {
   if (!in.read(header.data(), header_len)) throw bad("truncated header");
 
   NpyArray a;
-  std::smatch m;
-  if (!std::regex_search(header, m, std::regex(R"('descr'\s*:\s*'([^']+)')"))) throw bad("no 'descr' in the header");
-  a.dtype = m[1];
-  if (!std::regex_search(header, m, std::regex(R"('fortran_order'\s*:\s*(True|False))")))
-    throw bad("no 'fortran_order' in the header");
-  if (m[1] == "True") throw InputError(fmt::format("{}: Fortran-ordered arrays are not supported (save with C order)", path));
-  if (!std::regex_search(header, m, std::regex(R"('shape'\s*:\s*\(([^)]*)\))"))) throw bad("no 'shape' in the header");
-  std::stringstream dims(m[1].str());
+  // The header is a Python dict literal: find each key's value after its colon.
+  const auto value_of = [&](const std::string& key) {
+    const auto at = header.find("'" + key + "'");
+    if (at == std::string::npos) throw bad("no '" + key + "' in the header");
+    auto v = header.find(':', at);
+    if (v != std::string::npos) v = header.find_first_not_of(" \t", v + 1);
+    if (v == std::string::npos) throw bad("no value for '" + key + "'");
+    return v;
+  };
+  const auto descr = value_of("descr");
+  const auto descr_end = header.find('\'', descr + 1);
+  if (header[descr] != '\'' || descr_end == std::string::npos) throw bad("'descr' is not a string");
+  a.dtype = header.substr(descr + 1, descr_end - descr - 1);
+  const auto order = value_of("fortran_order");
+  if (header.compare(order, 4, "True") == 0)
+    throw InputError(fmt::format("{}: Fortran-ordered arrays are not supported (save with C order)", path));
+  if (header.compare(order, 5, "False") != 0) throw bad("'fortran_order' is neither True nor False");
+  const auto shape = value_of("shape");
+  const auto shape_end = header.find(')', shape);
+  if (header[shape] != '(' || shape_end == std::string::npos) throw bad("'shape' is not a tuple");
+  const std::string tuple = header.substr(shape + 1, shape_end - shape - 1);
+  std::stringstream dims(tuple);
   std::string dim;
   while (std::getline(dims, dim, ',')) {
     dim.erase(0, dim.find_first_not_of(" \t"));
     dim.erase(dim.find_last_not_of(" \tL") + 1);
     if (dim.empty()) continue;
-    if (dim.find_first_not_of("0123456789") != std::string::npos) throw bad("shape '" + m[1].str() + "'");
+    if (dim.find_first_not_of("0123456789") != std::string::npos) throw bad("shape (" + tuple + ")");
     a.shape.push_back(std::stoull(dim));
   }
-  static const std::regex supported(R"([<|]([iu][1248]|f2|f4|f8))");
-  if (!std::regex_match(a.dtype, supported))
+  const bool supported =
+      a.dtype.size() == 3 && (a.dtype[0] == '<' || a.dtype[0] == '|') &&
+      (((a.dtype[1] == 'i' || a.dtype[1] == 'u') && std::string("1248").find(a.dtype[2]) != std::string::npos) ||
+       (a.dtype[1] == 'f' && std::string("248").find(a.dtype[2]) != std::string::npos));
+  if (!supported)
     throw InputError(fmt::format("{}: dtype '{}' is not supported (little-endian integers or floats)", path, a.dtype));
   const std::uint64_t bytes = a.count() * a.item_bytes();
   if (bytes > (1ull << 34)) throw InputError(fmt::format("{}: array of {} bytes is too large", path, bytes));

@@ -8,9 +8,9 @@
 namespace eva {
 
 struct NpyArray {
-  std::string dtype;                // as in the header: "<f2", "<i4", "|u1", ...
+  std::string dtype;  // as in the header: "<f2", "<i4", "|u1", ...
   std::vector<std::uint64_t> shape;
-  std::vector<std::uint8_t> data;   // raw, little-endian
+  std::vector<std::uint8_t> data;  // raw, little-endian
 
   std::uint64_t count() const {
     std::uint64_t n = 1;

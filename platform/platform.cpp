@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
+#include "baselines/sa/sa_accelerator.hpp"
+#include "baselines/vq_conflict/vq_conflict_accelerator.hpp"
 #include "common/error.hpp"
 #include "dram/dram_controller.hpp"
 #include "dram/ideal_dram.hpp"
-#include "baselines/sa/sa_accelerator.hpp"
 #include "eva/eva_accelerator.hpp"
-#include "baselines/vq_conflict/vq_conflict_accelerator.hpp"
 
 namespace eva {
 
@@ -69,8 +69,9 @@ std::unique_ptr<DramTarget> make_dram(const char* name, const DramConfig& c) {
 
 void require_simulated(const ArchConfig& c) {
   if (c.kind == ArchKind::sa || c.kind == ArchKind::eva || c.kind == ArchKind::vq_conflict) return;
-  throw InputError(fmt::format("--arch {}: the '{}' accelerator model is not built yet (simulated now: sa, eva, vq-conflict)",
-                               c.name, enum_name(c.kind)));
+  throw InputError(
+      fmt::format("--arch {}: the '{}' accelerator model is not built yet (simulated now: sa, eva, vq-conflict)",
+                  c.name, enum_name(c.kind)));
 }
 
 Platform::Platform(const sc_core::sc_module_name& name, const ArchConfig& config)

@@ -10,8 +10,8 @@
 
 #include "arch_config.hpp"
 #include "common/op_descriptor.hpp"
-#include "dram/traffic_generator.hpp"
 #include "common/vq_math.hpp"
+#include "dram/traffic_generator.hpp"
 #include "report.hpp"
 
 namespace eva {

@@ -42,7 +42,7 @@ inline half_bits float_to_half(float f) {
   const std::uint32_t abs = x & 0x7fffffffu;
   if (abs >= 0x7f800000u) return static_cast<half_bits>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0u));
   if (abs >= 0x477ff000u) return static_cast<half_bits>(sign | 0x7c00u);  // rounds past 65504
-  if (abs < 0x38800000u) {  // below the smallest normal: subnormal or zero
+  if (abs < 0x38800000u) {                                       // below the smallest normal: subnormal or zero
     if (abs < 0x33000000u) return static_cast<half_bits>(sign);  // below half the smallest subnormal
     const std::uint32_t exp = abs >> 23;
     const std::uint32_t man = (abs & 0x7fffffu) | 0x800000u;

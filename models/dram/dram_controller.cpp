@@ -5,7 +5,6 @@
 
 namespace eva {
 
-
 DramController::DramController(const sc_core::sc_module_name& name, const DramConfig& config)
     : DramTarget(name, config.capacity_bytes()),
       m_config(config),

@@ -59,7 +59,8 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
       oc("oc", config.oc, config.clock_mhz),
       m_config(config),
       m_clock(config.clock_mhz),
-      m_lookups(static_cast<std::uint64_t>(config.epilogue.units) * static_cast<std::uint64_t>(config.epilogue.adder_inputs)),
+      m_lookups(static_cast<std::uint64_t>(config.epilogue.units) *
+                static_cast<std::uint64_t>(config.epilogue.adder_inputs)),
       m_depth(static_cast<std::uint64_t>(config.oc.size_kib) * 1024 / 2 /
               (static_cast<std::uint64_t>(config.oc.banks) * static_cast<std::uint64_t>(config.oc.bank_width_bytes))) {
   m_columns = m_stats.add("columns", "columns", "output columns processed (per pass)");
@@ -100,7 +101,8 @@ OperandBytes EvaAccelerator::operand_bytes(std::uint64_t m, std::uint64_t n, std
   OperandBytes b;
   b.activations = m * k * 2;  // FP16
   b.weights = t.index_bytes();
-  const std::uint64_t groups = (f.group_k ? (k + f.group_k - 1) / f.group_k : 1) * (f.group_n ? (n + f.group_n - 1) / f.group_n : 1);
+  const std::uint64_t groups =
+      (f.group_k ? (k + f.group_k - 1) / f.group_k : 1) * (f.group_n ? (n + f.group_n - 1) / f.group_n : 1);
   b.codebooks = groups * static_cast<std::uint64_t>(f.codebooks) * (1ull << f.index_bits) *
                 static_cast<std::uint64_t>(f.vector_dim) * 2;
   b.outputs = m * n * 2;  // FP16
@@ -110,8 +112,8 @@ OperandBytes EvaAccelerator::operand_bytes(std::uint64_t m, std::uint64_t n, std
 void EvaAccelerator::check(const GemmDescriptor& op) const {
   const VqFormat& f = m_config.vq;
   if (op.k % static_cast<std::uint64_t>(f.vector_dim) != 0)
-    throw InputError(fmt::format("K = {} is not a multiple of the VQ vector size d = {} (vq.vector_dim)", op.k,
-                                 f.vector_dim));
+    throw InputError(
+        fmt::format("K = {} is not a multiple of the VQ vector size d = {} (vq.vector_dim)", op.k, f.vector_dim));
   if (static_cast<std::uint64_t>(m_config.oc.banks) < tiler(op.m, op.k, op.n).block_rows())
     throw InputError(fmt::format("oc.banks ({}) must be at least the epilogue's lookups per cycle ({})",
                                  m_config.oc.banks, tiler(op.m, op.k, op.n).block_rows()));
@@ -175,8 +177,12 @@ void EvaAccelerator::fetch(EvaPlan& plan) {
       cb_slot ^= 1;
       // Resident codebooks: all of group 0 at once; otherwise this pass's slice.
       const bool all = plan.tiler.codebooks_resident();
-      const std::uint64_t first = all ? 0 : ((p.group * static_cast<std::uint64_t>(f.codebooks) +
-                                              static_cast<std::uint64_t>(p.codebook)) * entries + p.e0) * d;
+      const std::uint64_t first =
+          all ? 0
+              : ((p.group * static_cast<std::uint64_t>(f.codebooks) + static_cast<std::uint64_t>(p.codebook)) *
+                     entries +
+                 p.e0) *
+                    d;
       const std::uint64_t count = all ? static_cast<std::uint64_t>(f.codebooks) * entries * d : p.e * d;
       if (op.functional) plan.cb[cb_slot].assign(count, 0);
       cb = dma.start_read(op.codebook_addr + first * 2, count * 2, 1, count * 2,
@@ -200,7 +206,8 @@ void EvaAccelerator::fetch_indices(EvaPlan& plan) {
       std::uint64_t stride = 0;
       const std::uint64_t at = plan.tiler.column_offset(p.codebook, p.v0, p.n0 + j0, stride) + first;
       std::uint8_t* buf = op.functional ? plan.idx_buf[slot].data() : nullptr;
-      plan.chunks.push({i, j0, cols, first, count, slot, dma.start_read(op.weight_addr + at, count, cols, stride, buf)});
+      plan.chunks.push(
+          {i, j0, cols, first, count, slot, dma.start_read(op.weight_addr + at, count, cols, stride, buf)});
     }
   }
 }
@@ -226,9 +233,10 @@ void EvaAccelerator::compute_oc(EvaPlan& plan) {
     plan.oc_slots.acquire();
     half ^= 1;
     if (op.functional) {
-      const half_bits* cb = plan.tiler.codebooks_resident()
-                                ? plan.cb[in.cb_slot].data() + (static_cast<std::uint64_t>(p.codebook) * entries + p.e0) * d
-                                : plan.cb[in.cb_slot].data();
+      const half_bits* cb =
+          plan.tiler.codebooks_resident()
+              ? plan.cb[in.cb_slot].data() + (static_cast<std::uint64_t>(p.codebook) * entries + p.e0) * d
+              : plan.cb[in.cb_slot].data();
       std::uint8_t* base = oc.data() + static_cast<std::uint64_t>(half) * half_bytes;
       for (std::uint64_t vv = 0; vv < p.v; ++vv)
         for (std::uint64_t mm = 0; mm < p.m; ++mm) {
@@ -280,7 +288,8 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
             if (index < p.e0 || index >= p.e0 + p.e) continue;  // another entry tile's
             for (std::uint64_t mm = 0; mm < p.m; ++mm) {
               const std::uint64_t r = vv * p.m + mm;
-              const std::uint64_t addr = static_cast<std::uint64_t>(half) * half_bytes + 2 * ((index - p.e0) * banks + r);
+              const std::uint64_t addr =
+                  static_cast<std::uint64_t>(half) * half_bytes + 2 * ((index - p.e0) * banks + r);
               lanes.push_back(addr);
               half_bits h;
               std::memcpy(&h, base + (addr - static_cast<std::uint64_t>(half) * half_bytes), 2);

@@ -17,7 +17,7 @@ struct EvaConfig {
   DmaConfig dma;
   BufferConfig buffers;  // weight_kib holds the index buffer
   FormatConfig formats;
-  SramConfig oc;         // the output-codebook SRAM, both halves
+  SramConfig oc;  // the output-codebook SRAM, both halves
 };
 
 }  // namespace eva

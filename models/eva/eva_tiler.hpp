@@ -23,16 +23,16 @@
 namespace eva {
 
 struct EvaPass {
-  std::uint64_t m0 = 0, m = 0;   // input rows
-  std::uint64_t v0 = 0, v = 0;   // sub-vectors (rows of K / d)
-  std::uint64_t n0 = 0, n = 0;   // output columns
+  std::uint64_t m0 = 0, m = 0;  // input rows
+  std::uint64_t v0 = 0, v = 0;  // sub-vectors (rows of K / d)
+  std::uint64_t n0 = 0, n = 0;  // output columns
   int codebook = 0;
-  std::uint64_t e0 = 0, e = 0;   // entries of the codebook in this pass
-  std::uint64_t group = 0;       // codebook group (GPTVQ), else 0
-  bool first_of_rows = false;    // the first pass of its input-row tile
-  bool first_of_tile = false;    // the first pass of its reduction tile (new activations)
-  bool last_of_rows = false;     // the last pass of its input-row tile (outputs complete)
-  bool new_codebook = false;     // needs codebook data different from the previous pass's
+  std::uint64_t e0 = 0, e = 0;  // entries of the codebook in this pass
+  std::uint64_t group = 0;      // codebook group (GPTVQ), else 0
+  bool first_of_rows = false;   // the first pass of its input-row tile
+  bool first_of_tile = false;   // the first pass of its reduction tile (new activations)
+  bool last_of_rows = false;    // the last pass of its input-row tile (outputs complete)
+  bool new_codebook = false;    // needs codebook data different from the previous pass's
 };
 
 class EvaTiler {
@@ -65,9 +65,7 @@ class EvaTiler {
     return (m_v / gv) * ceil(gv, m_vt) + ceil(m_v % gv, m_vt);
   }
   std::uint64_t n_blocks() const { return ceil(m_n, m_nblock); }
-  std::uint64_t passes_per_tile() const {
-    return n_blocks() * static_cast<std::uint64_t>(m_f.codebooks) * m_etiles;
-  }
+  std::uint64_t passes_per_tile() const { return n_blocks() * static_cast<std::uint64_t>(m_f.codebooks) * m_etiles; }
   std::uint64_t size() const { return rows_tiles() * v_tiles() * passes_per_tile(); }
   std::uint64_t entry_tile() const { return m_etile; }
   bool codebooks_resident() const { return m_etiles == 1 && !m_f.group_k && !m_f.group_n; }
@@ -90,8 +88,8 @@ class EvaTiler {
     p.e0 = et * m_etile;
     p.e = std::min(m_etile, m_entries - p.e0);
     const auto d = static_cast<std::uint64_t>(m_f.vector_dim);
-    p.group = (m_f.group_k ? (p.v0 * d) / static_cast<std::uint64_t>(m_f.group_k) : 0) * n_blocks() +
-              (m_f.group_n ? nb : 0);
+    p.group =
+        (m_f.group_k ? (p.v0 * d) / static_cast<std::uint64_t>(m_f.group_k) : 0) * n_blocks() + (m_f.group_n ? nb : 0);
     p.first_of_rows = in_rows == 0;
     p.first_of_tile = in_tile == 0;
     p.last_of_rows = in_rows + 1 == per_rows;

@@ -105,7 +105,8 @@ namespace {
 // Conflict cycles per lookup cycle of vq-conflict on a 1024 x 1024 layer.
 double conflict_fraction(const std::vector<std::string>& sets) {
   Scratch dir;
-  std::vector<std::string> a = {"gemm", "--arch", "vq-conflict", "--m", "1", "--n", "1024", "--k", "1024", "--json", "r.json"};
+  std::vector<std::string> a = {"gemm", "--arch", "vq-conflict", "--m",    "1",     "--n",
+                                "1024", "--k",    "1024",        "--json", "r.json"};
   for (const auto& s : sets) a.insert(a.end(), {"--set", s});
   const Run r = eva_sim(dir, a);
   REQUIRE(r.exit_code == 0);
@@ -136,7 +137,9 @@ TEST_CASE("vq-conflict: heavily skewed indices share words, so conflicts fall") 
 
 TEST_CASE("EVA decodes a VQ layer many times faster than conflicting lookups") {
   Scratch dir;
-  REQUIRE(eva_sim(dir, {"gemm", "--arch", "eva", "--m", "1", "--n", "4096", "--k", "4096", "--json", "e.json"}).exit_code == 0);
+  REQUIRE(
+      eva_sim(dir, {"gemm", "--arch", "eva", "--m", "1", "--n", "4096", "--k", "4096", "--json", "e.json"}).exit_code ==
+      0);
   REQUIRE(eva_sim(dir, {"gemm", "--arch", "vq-conflict", "--m", "1", "--n", "4096", "--k", "4096", "--json", "c.json"})
               .exit_code == 0);
   CHECK(dir.json("c.json")["cycles"].get<double>() > 10 * dir.json("e.json")["cycles"].get<double>());

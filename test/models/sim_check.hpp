@@ -1,9 +1,9 @@
 #pragma once
 // Runs the kernel and fails the test on any SystemC warning or error.
+#include <tlm_utils/simple_initiator_socket.h>
 #include <catch2/catch.hpp>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "common/report_handler.hpp"
 

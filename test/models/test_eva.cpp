@@ -82,7 +82,7 @@ void matches_reference(const std::string& name, const Case& t) {
 }
 
 // LLaMA-2-7B's seven FC layers of one decoder layer (workloads/models/llama2-7b.yaml).
-const std::vector<GemmShape> llama2_7b_layer = {{1, 4096, 4096}, {1, 4096, 4096}, {1, 4096, 4096}, {1, 4096, 4096},
+const std::vector<GemmShape> llama2_7b_layer = {{1, 4096, 4096},  {1, 4096, 4096},  {1, 4096, 4096}, {1, 4096, 4096},
                                                 {1, 11008, 4096}, {1, 11008, 4096}, {1, 4096, 11008}};
 
 // Index and codebook bytes of those layers for AQLM 2x8, over the bandwidth.
@@ -101,12 +101,24 @@ Report layer(std::vector<std::string> sets) {
 }  // namespace
 
 // K and N are multiples of no tile size (d divides K, as the format requires).
-TEST_CASE("EVA 2x8, M = 1, matches the float64 reference") { matches_reference("eva", random_case(1, 1000, 333, 2, 8, 8)); }
-TEST_CASE("EVA 2x8, M = 4, matches the float64 reference") { matches_reference("eva", random_case(4, 1000, 333, 2, 8, 8)); }
-TEST_CASE("EVA 4x8, M = 1, matches the float64 reference") { matches_reference("eva", random_case(1, 1352, 150, 4, 8, 8)); }
-TEST_CASE("EVA 4x8, M = 4, matches the float64 reference") { matches_reference("eva", random_case(4, 1352, 150, 4, 8, 8)); }
-TEST_CASE("EVA 1x16, M = 1, matches the float64 reference") { matches_reference("eva", random_case(1, 136, 45, 1, 16, 8)); }
-TEST_CASE("EVA 1x16, M = 4, matches the float64 reference") { matches_reference("eva", random_case(4, 72, 30, 1, 16, 8)); }
+TEST_CASE("EVA 2x8, M = 1, matches the float64 reference") {
+  matches_reference("eva", random_case(1, 1000, 333, 2, 8, 8));
+}
+TEST_CASE("EVA 2x8, M = 4, matches the float64 reference") {
+  matches_reference("eva", random_case(4, 1000, 333, 2, 8, 8));
+}
+TEST_CASE("EVA 4x8, M = 1, matches the float64 reference") {
+  matches_reference("eva", random_case(1, 1352, 150, 4, 8, 8));
+}
+TEST_CASE("EVA 4x8, M = 4, matches the float64 reference") {
+  matches_reference("eva", random_case(4, 1352, 150, 4, 8, 8));
+}
+TEST_CASE("EVA 1x16, M = 1, matches the float64 reference") {
+  matches_reference("eva", random_case(1, 136, 45, 1, 16, 8));
+}
+TEST_CASE("EVA 1x16, M = 4, matches the float64 reference") {
+  matches_reference("eva", random_case(4, 72, 30, 1, 16, 8));
+}
 TEST_CASE("EVA GPTVQ (256x256 groups, d = 4), M = 1, matches the float64 reference") {
   matches_reference("eva-gptvq", random_case(1, 700, 530, 1, 8, 4, 256));
 }

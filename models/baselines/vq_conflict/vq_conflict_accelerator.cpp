@@ -24,7 +24,8 @@ std::uint64_t words_per_entry(const VqConflictConfig& c) {
 // copies keep their bank alignment.
 std::uint64_t copy_words(const VqConflictConfig& c) {
   const auto banks = static_cast<std::uint64_t>(c.lookup.banks);
-  const std::uint64_t words = static_cast<std::uint64_t>(c.vq.codebooks) * (1ull << c.vq.index_bits) * words_per_entry(c);
+  const std::uint64_t words =
+      static_cast<std::uint64_t>(c.vq.codebooks) * (1ull << c.vq.index_bits) * words_per_entry(c);
   return (words + banks - 1) / banks * banks;
 }
 
@@ -58,13 +59,15 @@ std::vector<const StatGroup*> VqConflictAccelerator::stat_groups() {
   return {&dma.stats(), &m_stats, &codebook.stats()};
 }
 
-std::uint64_t VqConflictAccelerator::word_address(int c, std::uint64_t e, std::uint64_t word, std::uint64_t lane) const {
+std::uint64_t VqConflictAccelerator::word_address(int c, std::uint64_t e, std::uint64_t word,
+                                                  std::uint64_t lane) const {
   const auto banks = static_cast<std::uint64_t>(m_config.lookup.banks);
   const auto copies = static_cast<std::uint64_t>(m_config.lookup.replicas);
   const std::uint64_t copy = lane % copies;
   // Copy r sits in its own group of banks (BASELINES.md section 4.3): word w
   // of the codebooks goes to bank r x banks + w mod banks, row w / banks.
-  const std::uint64_t w = (static_cast<std::uint64_t>(c) * (1ull << m_config.vq.index_bits) + e) * m_words_per_entry + word;
+  const std::uint64_t w =
+      (static_cast<std::uint64_t>(c) * (1ull << m_config.vq.index_bits) + e) * m_words_per_entry + word;
   const std::uint64_t id = (w / banks) * banks * copies + copy * banks + w % banks;
   return id * static_cast<std::uint64_t>(m_config.lookup.bank_width_bytes);
 }
@@ -76,16 +79,19 @@ OperandBytes VqConflictAccelerator::operand_bytes(std::uint64_t m, std::uint64_t
   // Per codebook, row v of the K/d x N indices, each row padded to a byte.
   b.weights = static_cast<std::uint64_t>(f.codebooks) * (k / static_cast<std::uint64_t>(f.vector_dim)) *
               packed_index_bytes(n, f.index_bits);
-  b.codebooks = static_cast<std::uint64_t>(f.codebooks) * (1ull << f.index_bits) * static_cast<std::uint64_t>(f.vector_dim) * 2;
+  b.codebooks =
+      static_cast<std::uint64_t>(f.codebooks) * (1ull << f.index_bits) * static_cast<std::uint64_t>(f.vector_dim) * 2;
   b.outputs = m * n * 2;
   return b;
 }
 
 void VqConflictAccelerator::check(const GemmDescriptor& op) const {
   const VqFormat& f = m_config.vq;
-  if (f.group_k || f.group_n) throw InputError("--arch vq-conflict: grouped (GPTVQ) codebooks are not modelled for vq-conflict");
+  if (f.group_k || f.group_n)
+    throw InputError("--arch vq-conflict: grouped (GPTVQ) codebooks are not modelled for vq-conflict");
   if (op.k % static_cast<std::uint64_t>(f.vector_dim) != 0)
-    throw InputError(fmt::format("K = {} is not a multiple of the VQ vector size d = {} (vq.vector_dim)", op.k, f.vector_dim));
+    throw InputError(
+        fmt::format("K = {} is not a multiple of the VQ vector size d = {} (vq.vector_dim)", op.k, f.vector_dim));
 }
 
 std::vector<std::uint8_t> VqConflictAccelerator::vq_index_image(const VqMatrix& w, std::uint64_t) const {
@@ -110,22 +116,28 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
   std::vector<half_bits> x(op.functional ? op.m * op.k : 0), cbs(op.functional ? C * entries * d : 0);
   const Dma::Transfer tx = dma.start_read(op.act_addr, op.m * op.k * 2, 1, op.m * op.k * 2,
                                           op.functional ? reinterpret_cast<std::uint8_t*>(x.data()) : nullptr);
-  dma.read(op.codebook_addr, C * entries * d * 2, op.functional ? reinterpret_cast<std::uint8_t*>(cbs.data()) : nullptr);
+  dma.read(op.codebook_addr, C * entries * d * 2,
+           op.functional ? reinterpret_cast<std::uint8_t*>(cbs.data()) : nullptr);
   if (op.functional)
     for (std::uint64_t c = 0; c < C; ++c)
       for (std::uint64_t e = 0; e < entries; ++e)
         for (std::uint64_t r = 0; r < static_cast<std::uint64_t>(m_config.lookup.replicas); ++r)
           for (std::uint64_t wd = 0; wd < m_words_per_entry; ++wd) {
-            const std::uint64_t bytes = std::min<std::uint64_t>(static_cast<std::uint64_t>(m_config.lookup.bank_width_bytes), d * 2 - wd * m_config.lookup.bank_width_bytes);
+            const std::uint64_t bytes =
+                std::min<std::uint64_t>(static_cast<std::uint64_t>(m_config.lookup.bank_width_bytes),
+                                        d * 2 - wd * m_config.lookup.bank_width_bytes);
             std::memcpy(codebook.data() + word_address(static_cast<int>(c), e, wd, r),
-                        reinterpret_cast<const std::uint8_t*>(cbs.data() + (c * entries + e) * d) + wd * m_config.lookup.bank_width_bytes, bytes);
+                        reinterpret_cast<const std::uint8_t*>(cbs.data() + (c * entries + e) * d) +
+                            wd * m_config.lookup.bank_width_bytes,
+                        bytes);
           }
   Dma::wait_for(tx);
 
   // Index chunks of whole bytes: columns in multiples of 8, as many as fit
   // half the index buffer.
   const std::uint64_t index_buffer = static_cast<std::uint64_t>(m_config.buffers.weight_kib) * 1024;
-  std::uint64_t chunk = std::max<std::uint64_t>(8, index_buffer / 2 * 8 / (C * v_count * static_cast<std::uint64_t>(f.index_bits)) / 8 * 8);
+  std::uint64_t chunk = std::max<std::uint64_t>(
+      8, index_buffer / 2 * 8 / (C * v_count * static_cast<std::uint64_t>(f.index_bits)) / 8 * 8);
   chunk = std::min(chunk, (op.n + 7) / 8 * 8);
   struct Fetched {
     std::uint64_t j0, cols, bytes;
@@ -173,9 +185,12 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
               e = unpack_index(buf[fch.slot].data() + (c * v_count + v) * fch.bytes, g + l, f.index_bits);
             } else {
               const double u = uniform(m_rng);
-              e = static_cast<std::uint64_t>(std::pow(u, 1.0 + m_config.lookup.index_skew) * static_cast<double>(entries)) % entries;
+              e = static_cast<std::uint64_t>(std::pow(u, 1.0 + m_config.lookup.index_skew) *
+                                             static_cast<double>(entries)) %
+                  entries;
             }
-            for (std::uint64_t wd = 0; wd < m_words_per_entry; ++wd) addrs.push_back(word_address(static_cast<int>(c), e, wd, l));
+            for (std::uint64_t wd = 0; wd < m_words_per_entry; ++wd)
+              addrs.push_back(word_address(static_cast<int>(c), e, wd, l));
             if (op.functional) {
               const half_bits* centroid = cbs.data() + (c * entries + e) * d;
               const std::uint64_t j = fch.j0 + g + l;
