@@ -34,6 +34,7 @@ EvaConfig eva_config(const ArchConfig& c) {
   e.dma = c.dma;
   e.buffers = c.buffers;
   e.formats = c.formats;
+  e.tiling = c.tiling;
   e.oc = c.oc;
   return e;
 }

@@ -15,6 +15,9 @@ struct VqFormat {
   // codebook set for the whole matrix (AQLM).
   int group_k = 0;
   int group_n = 0;
+  // EVA runs a layer in INT8 prefill mode when its input rows exceed this:
+  // 32 for W2 (EVA artifact end_to_end_ops.py; 16 for W3, 8 for W4, 4 for GPTVQ).
+  int prefill_above_m = 32;
 
   template <class V>
   void visit(V& v) {
@@ -23,6 +26,8 @@ struct VqFormat {
     v.field("vector_dim", vector_dim, between(1, 64), "elements per sub-vector d");
     v.field("group_k", group_k, between(0, 1 << 20), "rows per codebook group (0: none)");
     v.field("group_n", group_n, between(0, 1 << 20), "columns per codebook group (0: none)");
+    v.field("prefill_above_m", prefill_above_m, between(0, 1 << 20),
+            "EVA: INT8 prefill mode above this many input rows");
   }
   double bits_per_weight() const { return static_cast<double>(codebooks * index_bits) / vector_dim; }
 };

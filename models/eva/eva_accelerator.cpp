@@ -10,6 +10,7 @@
 #include "common/fp16.hpp"
 #include "common/sync.hpp"
 #include "common/vq_math.hpp"
+#include "eva/vq_weights.hpp"
 
 namespace eva {
 
@@ -62,7 +63,10 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
       m_lookups(static_cast<std::uint64_t>(config.epilogue.units) *
                 static_cast<std::uint64_t>(config.epilogue.adder_inputs)),
       m_depth(static_cast<std::uint64_t>(config.oc.size_kib) * 1024 / 2 /
-              (static_cast<std::uint64_t>(config.oc.banks) * static_cast<std::uint64_t>(config.oc.bank_width_bytes))) {
+              (static_cast<std::uint64_t>(config.oc.banks) * static_cast<std::uint64_t>(config.oc.bank_width_bytes))),
+      // Prefill: A8 activations and outputs, INT32 accumulators (the EVA
+      // artifact's vqarray_2_prefill, as its dense baselines).
+      m_gemm(dma, array, WsGemmConfig{config.systolic, config.buffers, FormatConfig{8, 8, 8, 32}, config.tiling}) {
   m_columns = m_stats.add("columns", "columns", "output columns processed (per pass)");
   m_lookups_done = m_stats.add("lookups", "lookups", "OC entries looked up and added");
   m_busy = m_stats.add("busy_cycles", "cycles", "cycles the adder trees worked");
@@ -99,13 +103,14 @@ OperandBytes EvaAccelerator::operand_bytes(std::uint64_t m, std::uint64_t n, std
   const VqFormat& f = m_config.vq;
   const EvaTiler t = tiler(m, k, n);
   OperandBytes b;
-  b.activations = m * k * 2;  // FP16
+  const std::uint64_t element = prefill(m) ? 1 : 2;  // INT8 in prefill, FP16 in decode
+  b.activations = m * k * element;
   b.weights = t.index_bytes();
   const std::uint64_t groups =
       (f.group_k ? (k + f.group_k - 1) / f.group_k : 1) * (f.group_n ? (n + f.group_n - 1) / f.group_n : 1);
   b.codebooks = groups * static_cast<std::uint64_t>(f.codebooks) * (1ull << f.index_bits) *
                 static_cast<std::uint64_t>(f.vector_dim) * 2;
-  b.outputs = m * n * 2;  // FP16
+  b.outputs = m * n * element;
   return b;
 }
 
@@ -118,10 +123,22 @@ void EvaAccelerator::check(const GemmDescriptor& op) const {
     throw InputError(fmt::format("oc.banks ({}) must be at least the epilogue's lookups per cycle ({})",
                                  m_config.oc.banks, tiler(op.m, op.k, op.n).block_rows()));
   if (m_depth == 0) throw InputError("oc.size_kib: too small for two halves of one entry per bank");
+  if (prefill(op.m)) {
+    if (op.functional)
+      throw InputError(
+          fmt::format("M = {} is above vq.prefill_above_m ({}): INT8 prefill mode is modelled in timing "
+                      "only",
+                      op.m, m_config.vq.prefill_above_m));
+    m_gemm.check(op, VqWeights(m_config.vq, tiler(op.m, op.k, op.n)));
+  }
 }
 
 std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
   const EvaTiler t = tiler(op.m, op.k, op.n);
+  if (prefill(op.m)) {
+    VqWeights weights(m_config.vq, t);
+    return m_gemm.run(op, weights);
+  }
   // Index chunks: as many columns as fit half the index buffer.
   const std::uint64_t index_buffer = static_cast<std::uint64_t>(m_config.buffers.weight_kib) * 1024;
   const std::uint64_t col_bytes = t.column_bytes(t.block_rows());

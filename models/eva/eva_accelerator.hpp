@@ -1,6 +1,9 @@
 #pragma once
-// The EVA accelerator (decode mode): VQ layers as an input-codebook GEMM on
-// the reconfigured array and conflict-free lookups in the epilogue units.
+// The EVA accelerator. Decode mode (input rows <= vq.prefill_above_m): VQ
+// layers as an input-codebook GEMM on the array reconfigured as 32 x 8 FP16
+// and conflict-free lookups in the epilogue units, as below. Prefill mode
+// (more rows): the 32 x 32 INT8 array runs weight-stationary tiles (WsGemm)
+// of weights dequantised on chip from the indices (VqWeights), A8 in and out.
 //
 // Per pass (EvaTiler): the array computes the output codebook OC (sub-vectors
 // x codebook entries, FP16) into one half of the OC SRAM, row r in bank r;
@@ -25,6 +28,7 @@
 #include "eva/eva_tiler.hpp"
 #include "sram/sram.hpp"
 #include "systolic/systolic_array.hpp"
+#include "systolic/ws_gemm.hpp"
 
 namespace eva {
 
@@ -47,6 +51,7 @@ class EvaAccelerator : public Accelerator {
   std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const override;
 
   EvaTiler tiler(std::uint64_t m, std::uint64_t k, std::uint64_t n) const;
+  bool prefill(std::uint64_t m) const { return m > static_cast<std::uint64_t>(m_config.vq.prefill_above_m); }
   // Cycles the epilogue needs per column for `rows` lookups.
   std::uint64_t column_cycles(std::uint64_t rows) const;
 
@@ -61,6 +66,7 @@ class EvaAccelerator : public Accelerator {
   const ClockDomain m_clock;
   const std::uint64_t m_lookups;  // epilogue.units x epilogue.adder_inputs
   const std::uint64_t m_depth;    // OC entries per bank in one half
+  WsGemm m_gemm;                  // prefill mode
   StatGroup m_stats{"epilogue"};
   std::size_t m_columns, m_lookups_done, m_busy;
 };

@@ -17,7 +17,8 @@ struct EvaConfig {
   DmaConfig dma;
   BufferConfig buffers;  // weight_kib holds the index buffer
   FormatConfig formats;
-  SramConfig oc;  // the output-codebook SRAM, both halves
+  TilingConfig tiling;  // prefill mode's input-row blocks
+  SramConfig oc;        // the output-codebook SRAM, both halves
 };
 
 }  // namespace eva

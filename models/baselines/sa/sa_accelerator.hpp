@@ -1,14 +1,7 @@
 #pragma once
 // The plain weight-stationary systolic-array accelerator (`sa`): a DMA, the
-// array and on-chip weight, input and output buffers, run by a control that
-// executes GEMM descriptors.
-//
-// Control per GEMM: three threads overlap as double-buffered hardware does.
-// `fetch` streams each weight tile (and the input rows it needs) from DRAM into
-// a free buffer slot; `compute` hands ready tiles to the array; `store` writes
-// each finished block of outputs back once the array has produced it. Buffer
-// capacity bounds how far fetch runs ahead; the array's cycle convention
-// (systolic.weight_load) bounds compute; the DRAM model bounds the DMA.
+// array and on-chip weight, input and output buffers, run by the shared
+// weight-stationary GEMM control (WsGemm) on dense A8W8 weights.
 #include <cstdint>
 
 #include <systemc>
@@ -18,11 +11,9 @@
 #include "common/op_descriptor.hpp"
 #include "dma/dma.hpp"
 #include "systolic/systolic_array.hpp"
-#include "systolic/ws_tiler.hpp"
+#include "systolic/ws_gemm.hpp"
 
 namespace eva {
-
-struct GemmPlan;
 
 class SaAccelerator : public Accelerator {
  public:
@@ -44,11 +35,9 @@ class SaAccelerator : public Accelerator {
   std::vector<const StatGroup*> stat_groups() override { return {&dma.stats(), &array.stats()}; }
 
  private:
-  void fetch(GemmPlan& plan);
-  void compute(GemmPlan& plan);
-  void store(GemmPlan& plan);
-
   const SaConfig m_config;
+  WsGemm m_gemm;
+  DenseWeights m_weights;
 };
 
 }  // namespace eva
