@@ -19,6 +19,7 @@
 #include "common/report_handler.hpp"
 #include "model_config.hpp"
 #include "npy.hpp"
+#include "common/vq_math.hpp"
 #include "report.hpp"
 #include "simulate.hpp"
 
@@ -187,7 +188,9 @@ int cmd_gemm(const std::string& command, const std::vector<std::string>& args) {
   po::options_description d("gemm options");
   d.add_options()("arch", po::value<std::string>(), "architecture name or YAML file")(
       "m", po::value<std::string>(), "activation rows (batch)")("n", po::value<std::string>(), "output features")(
-      "k", po::value<std::string>(), "input features")("csv", po::value<std::string>(), "write the report as CSV");
+      "k", po::value<std::string>(), "input features")("csv", po::value<std::string>(), "write the report as CSV")(
+      "functional", po::bool_switch(), "carry data: seeded random VQ weights, checked against a float64 reference")(
+      "seed", po::value<std::string>()->default_value("1"), "seed of the random weights (--functional)");
   add_sim_options(d);
   const auto vm = parse(command, args, d);
   const SimOptions s = sim_options(vm);
@@ -199,7 +202,29 @@ int cmd_gemm(const std::string& command, const std::vector<std::string>& args) {
   shape.n = positive("--n", required(vm, command, "n"), max_dim);
   shape.k = positive("--k", required(vm, command, "k"), max_dim);
   const ArchConfig arch = arch_from(vm, command, s);
-  const Report r = simulate_gemm(arch, shape);
+  Report r;
+  if (vm["functional"].as<bool>()) {
+    if (arch.kind != ArchKind::eva && arch.kind != ArchKind::vq_conflict)
+      throw InputError(fmt::format("--functional: data-carrying runs are modelled for eva and vq-conflict, not '{}'",
+                                   enum_name(arch.kind)));
+    const std::uint64_t seed = positive("--seed", vm["seed"].as<std::string>(), ~0ull);
+    const VqFormat& f = arch.vq;
+    if (shape.k % static_cast<std::uint64_t>(f.vector_dim))
+      throw InputError(fmt::format("--k: {} is not a multiple of vq.vector_dim ({})", shape.k, f.vector_dim));
+    if (shape.m * shape.k > (1ull << 28) || shape.k * shape.n > (1ull << 30))
+      throw InputError("--functional: the shape is too large to hold in host memory (at most 2^30 weights)");
+    const VqProblem p = random_vq_problem(shape.m, shape.k, shape.n, f.codebooks, f.index_bits, f.vector_dim,
+                                          static_cast<std::uint64_t>(f.group_k), static_cast<std::uint64_t>(f.group_n),
+                                          0.0, seed);
+    const VqGemvResult v = simulate_vq_gemv(arch, p.w, p.x, p.m);
+    r = v.report;
+    r.phase = "gemm";
+    r.functional = {{"seed", seed},
+                    {"reference", "float64: weights dequantised from the codebooks, then x W"},
+                    {"relative_l2_error", relative_l2_error(v.y, vq_reference(p.w, p.x, p.m))}};
+  } else {
+    r = simulate_gemm(arch, shape);
+  }
   write_outputs(s, {r}, false);
   std::cout << fmt::format(
       "{} gemm M={} N={} K={} ({}, {} DRAM, {:.1f} GB/s peak): {} cycles, {:.3f} us; DRAM {} B read, {} B "

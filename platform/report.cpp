@@ -38,6 +38,7 @@ nlohmann::json to_json(const Report& r) {
                       {"sim_wall_s", r.sim_wall_s},
                       {"config", r.config},
                       {"stats", r.stats}};
+  if (!r.functional.is_null()) j["functional"] = r.functional;
   return j;
 }
 

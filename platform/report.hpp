@@ -34,6 +34,7 @@ struct Report {
   double sim_wall_s = 0.0;
   nlohmann::json config;  // the settings that shaped the numbers
   nlohmann::json stats;   // module -> statistic -> {value, unit, description}
+  nlohmann::json functional;  // functional runs: the check against the reference
 };
 
 nlohmann::json to_json(const Report& r);

@@ -8,7 +8,9 @@
 //
 // The array forms each product exactly (fp16_mul_int8x4), accumulates in FP32
 // and stores OC in FP16; the epilogue accumulates FP16 lookups in FP32.
+#include <cmath>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include "common/fp16.hpp"
@@ -96,6 +98,52 @@ inline std::vector<double> vq_reference(const VqMatrix& w, const std::vector<hal
       }
     }
   return y;
+}
+
+// A seeded random problem: FP16 activations ~ N(0, 1), centroids ~ N(0, 0.1),
+// indices uniform, or piled toward 0 as u^(1 + skew) with skew > 0. The same
+// seed gives the same problem.
+struct VqProblem {
+  VqMatrix w;
+  std::vector<half_bits> x;  // m x k
+  std::uint64_t m = 1;
+};
+
+inline VqProblem random_vq_problem(std::uint64_t m, std::uint64_t k, std::uint64_t n, int codebooks, int bits, int d,
+                                   std::uint64_t group_k, std::uint64_t group_n, double skew, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  VqProblem p;
+  p.m = m;
+  p.w.k = k;
+  p.w.n = n;
+  p.w.codebooks = codebooks;
+  p.w.index_bits = bits;
+  p.w.d = d;
+  p.w.group_k = group_k;
+  p.w.group_n = group_n;
+  for (std::uint64_t i = 0; i < m * k; ++i) p.x.push_back(float_to_half(normal(rng)));
+  const std::uint64_t centroids =
+      p.w.groups_k() * p.w.groups_n() * static_cast<std::uint64_t>(codebooks) * p.w.entries() * static_cast<std::uint64_t>(d);
+  for (std::uint64_t i = 0; i < centroids; ++i) p.w.centroids.push_back(float_to_half(0.1f * normal(rng)));
+  const std::uint64_t count = static_cast<std::uint64_t>(codebooks) * (k / static_cast<std::uint64_t>(d)) * n;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const double u = uniform(rng);
+    const double r = skew > 0 ? std::pow(u, 1.0 + skew) : u;
+    p.w.index.push_back(static_cast<std::uint32_t>(r * static_cast<double>(p.w.entries())) %
+                        static_cast<std::uint32_t>(p.w.entries()));
+  }
+  return p;
+}
+
+inline double relative_l2_error(const std::vector<float>& y, const std::vector<double>& reference) {
+  double err = 0, norm = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    err += (y[i] - reference[i]) * (y[i] - reference[i]);
+    norm += reference[i] * reference[i];
+  }
+  return norm > 0 ? std::sqrt(err / norm) : std::sqrt(err);
 }
 
 }  // namespace eva

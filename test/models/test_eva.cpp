@@ -22,47 +22,11 @@ ArchConfig arch(const std::string& name, std::vector<std::string> sets = {}) {
   return load_arch(r);
 }
 
-// Random FP16 activations and a random VQ matrix; `skew` > 0 draws indices
-// from a power law (a few centroids used most), as trained codebooks do.
-struct Case {
-  VqMatrix w;
-  std::vector<half_bits> x;
-  std::uint64_t m;
-};
+using Case = VqProblem;
 
 Case random_case(std::uint64_t m, std::uint64_t k, std::uint64_t n, int c, int bits, int d, std::uint64_t group = 0,
                  double skew = 0.0, unsigned seed = 5) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<float> normal(0.0f, 1.0f);
-  std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  Case t;
-  t.m = m;
-  t.w.k = k;
-  t.w.n = n;
-  t.w.codebooks = c;
-  t.w.index_bits = bits;
-  t.w.d = d;
-  t.w.group_k = t.w.group_n = group;
-  for (std::uint64_t i = 0; i < m * k; ++i) t.x.push_back(float_to_half(normal(rng)));
-  const std::uint64_t centroids = t.w.groups_k() * t.w.groups_n() * static_cast<std::uint64_t>(c) * t.w.entries() * d;
-  for (std::uint64_t i = 0; i < centroids; ++i) t.w.centroids.push_back(float_to_half(0.1f * normal(rng)));
-  const std::uint64_t count = static_cast<std::uint64_t>(c) * (k / d) * n;
-  for (std::uint64_t i = 0; i < count; ++i) {
-    const double u = uniform(rng);
-    const double r = skew > 0 ? std::pow(u, 1.0 + skew) : u;  // skew piles indices near 0
-    t.w.index.push_back(static_cast<std::uint32_t>(r * static_cast<double>(t.w.entries())) %
-                        static_cast<std::uint32_t>(t.w.entries()));
-  }
-  return t;
-}
-
-double relative_l2(const std::vector<float>& y, const std::vector<double>& ref) {
-  double err = 0, norm = 0;
-  for (std::size_t i = 0; i < y.size(); ++i) {
-    err += (y[i] - ref[i]) * (y[i] - ref[i]);
-    norm += ref[i] * ref[i];
-  }
-  return std::sqrt(err / norm);
+  return random_vq_problem(m, k, n, c, bits, d, group, group, skew, seed);
 }
 
 void matches_reference(const std::string& name, const Case& t) {
@@ -74,7 +38,7 @@ void matches_reference(const std::string& name, const Case& t) {
   a.vq.group_n = static_cast<int>(t.w.group_n);
   const VqGemvResult r = simulate_vq_gemv(a, t.w, t.x, t.m);
   for (const auto& p : SystemcReports::problems()) FAIL_CHECK("SystemC: " << p);
-  const double err = relative_l2(r.y, vq_reference(t.w, t.x, t.m));
+  const double err = relative_l2_error(r.y, vq_reference(t.w, t.x, t.m));
   INFO("relative L2 error " << err);
   CHECK(err < 1e-3);
   CHECK(r.report.sram_bank_conflict_cycles == 0);  // EVA's OC layout: every lookup in its own bank
