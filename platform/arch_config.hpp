@@ -15,6 +15,7 @@
 #include "epilogue/epilogue_config.hpp"
 #include "sram/sram_config.hpp"
 #include "systolic/systolic_config.hpp"
+#include "vector/vector_config.hpp"
 
 namespace eva {
 
@@ -56,6 +57,7 @@ struct ArchConfig {
   TilingConfig tiling;
   SramConfig oc;        // EVA's output-codebook SRAM (both halves)
   LookupConfig lookup;  // vq-conflict's lookup lanes and codebook SRAM
+  VectorConfig vector;  // the vector/special-function unit
   DramConfig dram;
   SimConfig sim;
 
@@ -74,6 +76,7 @@ struct ArchConfig {
     v.section("tiling", tiling);
     v.section("oc", oc);
     v.section("lookup", lookup);
+    v.section("vector", vector);
     v.section("dram", dram);
     v.section("sim", sim);
   }

@@ -17,9 +17,9 @@
 #include "arch_config.hpp"
 #include "common/error.hpp"
 #include "common/report_handler.hpp"
+#include "common/vq_math.hpp"
 #include "model_config.hpp"
 #include "npy.hpp"
-#include "common/vq_math.hpp"
 #include "report.hpp"
 #include "simulate.hpp"
 
@@ -213,9 +213,9 @@ int cmd_gemm(const std::string& command, const std::vector<std::string>& args) {
       throw InputError(fmt::format("--k: {} is not a multiple of vq.vector_dim ({})", shape.k, f.vector_dim));
     if (shape.m * shape.k > (1ull << 28) || shape.k * shape.n > (1ull << 30))
       throw InputError("--functional: the shape is too large to hold in host memory (at most 2^30 weights)");
-    const VqProblem p = random_vq_problem(shape.m, shape.k, shape.n, f.codebooks, f.index_bits, f.vector_dim,
-                                          static_cast<std::uint64_t>(f.group_k), static_cast<std::uint64_t>(f.group_n),
-                                          0.0, seed);
+    const VqProblem p =
+        random_vq_problem(shape.m, shape.k, shape.n, f.codebooks, f.index_bits, f.vector_dim,
+                          static_cast<std::uint64_t>(f.group_k), static_cast<std::uint64_t>(f.group_n), 0.0, seed);
     const VqGemvResult v = simulate_vq_gemv(arch, p.w, p.x, p.m);
     r = v.report;
     r.phase = "gemm";

@@ -36,6 +36,7 @@ EvaConfig eva_config(const ArchConfig& c) {
   e.formats = c.formats;
   e.tiling = c.tiling;
   e.oc = c.oc;
+  e.vector = c.vector;
   return e;
 }
 
@@ -89,19 +90,34 @@ Platform::Platform(const sc_core::sc_module_name& name, const ArchConfig& config
 
 void Platform::add(const GemmDescriptor& op) {
   m_accel->check(op);
-  m_ops.push_back(op);
+  m_ops.emplace_back(op);
+}
+
+void Platform::add(const VectorDescriptor& op) {
+  if (m_config.kind != ArchKind::eva)
+    throw InputError(
+        fmt::format("--arch {}: no vector unit model for '{}' yet (modelled: eva)", m_config.name, op.name));
+  m_ops.emplace_back(op);
 }
 
 void Platform::driver() {
-  for (const GemmDescriptor& op : m_ops) {
+  for (const auto& any : m_ops) {
     const sc_core::sc_time start = sc_core::sc_time_stamp();
     const std::uint64_t read0 = m_dram->bytes_read(), written0 = m_dram->bytes_written();
     OpReport r;
-    r.name = op.name;
-    r.m = op.m;
-    r.n = op.n;
-    r.k = op.k;
-    r.compute_cycles = m_accel->execute(op);
+    if (const auto* op = std::get_if<GemmDescriptor>(&any)) {
+      r.name = op->name;
+      r.m = op->m;
+      r.n = op->n;
+      r.k = op->k;
+      r.compute_cycles = m_accel->execute(*op);
+    } else {
+      const auto& v = std::get<VectorDescriptor>(any);
+      r.name = v.name;
+      r.m = v.rows;
+      r.n = v.cols;
+      r.compute_cycles = m_accel->execute_vector(v);
+    }
     r.cycles = m_clock.to_cycles(sc_core::sc_time_stamp() - start);
     r.dram_bytes_read = m_dram->bytes_read() - read0;
     r.dram_bytes_written = m_dram->bytes_written() - written0;

@@ -5,6 +5,7 @@
 // took. Several platforms may live side by side in one simulation.
 #include <cstdint>
 #include <memory>
+#include <variant>
 #include <vector>
 
 #include <systemc>
@@ -38,6 +39,7 @@ class Platform : public sc_core::sc_module {
 
   // Queues an op (before sc_start). Throws InputError if it cannot run here.
   void add(const GemmDescriptor& op);
+  void add(const VectorDescriptor& op);
   // After the simulation: the report of everything this platform ran.
   Report report() const;
 
@@ -50,7 +52,7 @@ class Platform : public sc_core::sc_module {
   const ClockDomain m_clock;
   std::unique_ptr<DramTarget> m_dram;
   std::unique_ptr<Accelerator> m_accel;
-  std::vector<GemmDescriptor> m_ops;
+  std::vector<std::variant<GemmDescriptor, VectorDescriptor>> m_ops;
   std::vector<OpReport> m_results;
   sc_core::sc_time m_end = sc_core::SC_ZERO_TIME;
 };

@@ -32,8 +32,8 @@ struct Report {
   std::uint64_t sram_bank_conflict_cycles = 0;
   std::vector<OpReport> ops;
   double sim_wall_s = 0.0;
-  nlohmann::json config;  // the settings that shaped the numbers
-  nlohmann::json stats;   // module -> statistic -> {value, unit, description}
+  nlohmann::json config;      // the settings that shaped the numbers
+  nlohmann::json stats;       // module -> statistic -> {value, unit, description}
   nlohmann::json functional;  // functional runs: the check against the reference
 };
 

@@ -31,12 +31,19 @@ class Accelerator : public sc_core::sc_module {
   // Runs one operation from a SystemC thread; returns the compute cycles it
   // would take with memory never late (the unit's closed form).
   virtual std::uint64_t execute(const GemmDescriptor& op) = 0;
+  // Runs a non-FC operation on the accelerator's vector unit; returns its
+  // compute cycles. Accelerators without a vector unit model refuse it.
+  virtual std::uint64_t execute_vector(const VectorDescriptor& op);
   virtual std::vector<const StatGroup*> stat_groups() = 0;
   // VQ accelerators: the bytes of a VQ matrix's indices in their DRAM layout,
   // for a layer run with `m` input rows (others: no VQ weights).
   virtual std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const;
   virtual std::uint64_t bank_conflict_cycles() const { return 0; }
 };
+
+inline std::uint64_t Accelerator::execute_vector(const VectorDescriptor& op) {
+  throw std::logic_error(std::string(name()) + ": no vector unit model for " + op.name);
+}
 
 inline std::vector<std::uint8_t> Accelerator::vq_index_image(const VqMatrix&, std::uint64_t) const {
   throw std::logic_error(std::string(name()) + ": does not hold VQ weights");

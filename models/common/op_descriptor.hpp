@@ -19,4 +19,20 @@ struct GemmDescriptor {
   bool functional = false;          // move and compute data (else time only)
 };
 
+// Non-FC operations of a transformer layer, for the vector/special-function
+// unit: each reads `rows` x `cols` FP16 elements (two operands for the binary
+// ones) and writes as many.
+enum class VectorOp { add, mul, silu_mul, gelu, rmsnorm, layernorm, softmax, rope };
+
+inline bool vector_op_binary(VectorOp op) {
+  return op == VectorOp::add || op == VectorOp::mul || op == VectorOp::silu_mul;
+}
+
+struct VectorDescriptor {
+  std::string name = "vector";
+  VectorOp op = VectorOp::add;
+  std::uint64_t rows = 1, cols = 1;
+  std::uint64_t in_addr = 0, in2_addr = 0, out_addr = 0;
+};
+
 }  // namespace eva

@@ -124,8 +124,8 @@ inline VqProblem random_vq_problem(std::uint64_t m, std::uint64_t k, std::uint64
   p.w.group_k = group_k;
   p.w.group_n = group_n;
   for (std::uint64_t i = 0; i < m * k; ++i) p.x.push_back(float_to_half(normal(rng)));
-  const std::uint64_t centroids =
-      p.w.groups_k() * p.w.groups_n() * static_cast<std::uint64_t>(codebooks) * p.w.entries() * static_cast<std::uint64_t>(d);
+  const std::uint64_t centroids = p.w.groups_k() * p.w.groups_n() * static_cast<std::uint64_t>(codebooks) *
+                                  p.w.entries() * static_cast<std::uint64_t>(d);
   for (std::uint64_t i = 0; i < centroids; ++i) p.w.centroids.push_back(float_to_half(0.1f * normal(rng)));
   const std::uint64_t count = static_cast<std::uint64_t>(codebooks) * (k / static_cast<std::uint64_t>(d)) * n;
   for (std::uint64_t i = 0; i < count; ++i) {

@@ -58,6 +58,7 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
       dma("dma", config.dma),
       array("array", config.systolic, config.clock_mhz),
       oc("oc", config.oc, config.clock_mhz),
+      vector("vector", config.vector, config.clock_mhz),
       m_config(config),
       m_clock(config.clock_mhz),
       m_lookups(static_cast<std::uint64_t>(config.epilogue.units) *
@@ -74,7 +75,7 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
 
 std::vector<const StatGroup*> EvaAccelerator::stat_groups() {
   oc.flush_stats();
-  return {&dma.stats(), &array.stats(), &m_stats, &oc.stats()};
+  return {&dma.stats(), &array.stats(), &m_stats, &oc.stats(), &vector.stats()};
 }
 
 EvaTiler EvaAccelerator::tiler(std::uint64_t m, std::uint64_t k, std::uint64_t n) const {
@@ -169,6 +170,16 @@ std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
     cycles += std::max(array.oc_cycles(p.v * p.m, d, p.e), p.n * column_cycles(p.v * p.m));
     if (p.last_of_rows) cycles += pipeline;
   }
+  return cycles;
+}
+
+std::uint64_t EvaAccelerator::execute_vector(const VectorDescriptor& op) {
+  const std::uint64_t bytes = op.rows * op.cols * 2;  // FP16
+  const Dma::Transfer a = dma.start_read(op.in_addr, bytes, 1, bytes, nullptr);
+  if (vector_op_binary(op.op)) dma.read(op.in2_addr, bytes, nullptr);
+  Dma::wait_for(a);
+  const std::uint64_t cycles = vector.run(op.op, op.rows, op.cols);
+  dma.write(op.out_addr, bytes, nullptr);
   return cycles;
 }
 

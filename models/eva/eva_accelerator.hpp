@@ -29,6 +29,7 @@
 #include "sram/sram.hpp"
 #include "systolic/systolic_array.hpp"
 #include "systolic/ws_gemm.hpp"
+#include "vector/vector_unit.hpp"
 
 namespace eva {
 
@@ -39,6 +40,7 @@ class EvaAccelerator : public Accelerator {
   Dma dma;
   SystolicArray array;
   Sram oc;
+  VectorUnit vector;
 
   EvaAccelerator(const sc_core::sc_module_name& name, const EvaConfig& config);
 
@@ -46,6 +48,8 @@ class EvaAccelerator : public Accelerator {
   OperandBytes operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const override;
   void check(const GemmDescriptor& op) const override;
   std::uint64_t execute(const GemmDescriptor& op) override;
+  // Reads the operands (FP16), runs the vector unit, writes the result.
+  std::uint64_t execute_vector(const VectorDescriptor& op) override;
   std::vector<const StatGroup*> stat_groups() override;
   std::uint64_t bank_conflict_cycles() const override { return oc.conflict_cycles(); }
   std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const override;

@@ -5,6 +5,7 @@
 #include "epilogue/epilogue_config.hpp"
 #include "sram/sram_config.hpp"
 #include "systolic/systolic_config.hpp"
+#include "vector/vector_config.hpp"
 
 namespace eva {
 
@@ -19,6 +20,7 @@ struct EvaConfig {
   FormatConfig formats;
   TilingConfig tiling;  // prefill mode's input-row blocks
   SramConfig oc;        // the output-codebook SRAM, both halves
+  VectorConfig vector;  // the vector/special-function unit
 };
 
 }  // namespace eva

@@ -45,7 +45,7 @@ class VqWeights : public WeightSource {
   }
   std::uint64_t tile_buffer_bytes(std::uint64_t rows, std::uint64_t cols) const override {
     // A block of indices for one column tile.
-    return static_cast<std::uint64_t>(m_f.codebooks) * m_layout.column_bytes(m_layout.block_rows()) * cols / 
+    return static_cast<std::uint64_t>(m_f.codebooks) * m_layout.column_bytes(m_layout.block_rows()) * cols /
            std::max<std::uint64_t>(1, m_layout.block_rows() * static_cast<std::uint64_t>(m_f.vector_dim) / rows);
   }
 

@@ -111,8 +111,8 @@ void WsGemm::fetch(GemmPlan& plan) {
         input = m_dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k, f.act_bits), row, t.m, row, nullptr);
       }
     } else {
-      input = m_dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k + t.k0, f.act_bits), packed_bytes(t.k, f.act_bits),
-                             t.m, packed_bytes(op.k, f.act_bits), nullptr);
+      input = m_dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k + t.k0, f.act_bits),
+                               packed_bytes(t.k, f.act_bits), t.m, packed_bytes(op.k, f.act_bits), nullptr);
     }
     plan.ready.push({i, input, plan.weights->fetch(m_dma, op, t)});
   }
@@ -142,7 +142,7 @@ void WsGemm::store(GemmPlan& plan) {
     if (outputs_at > sc_core::sc_time_stamp()) sc_core::wait(outputs_at - sc_core::sc_time_stamp());
     const WsTile t = plan.tiler.at(i);
     m_dma.write_2d(op.out_addr + packed_bytes(t.m0 * op.n + t.n0, f.out_bits), packed_bytes(t.n, f.out_bits), t.m,
-                 packed_bytes(op.n, f.out_bits), nullptr);
+                   packed_bytes(op.n, f.out_bits), nullptr);
     plan.output_slots.release();
   }
 }

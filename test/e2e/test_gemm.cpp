@@ -148,8 +148,8 @@ TEST_CASE("EVA decodes a VQ layer many times faster than conflicting lookups") {
 
 TEST_CASE("gemm --functional runs seeded random VQ weights against the reference, reproducibly") {
   Scratch dir;
-  const std::vector<std::string> a = {"gemm", "--arch", "eva-w4", "--m", "2", "--n", "333", "--k", "1000",
-                                      "--functional", "--seed", "11"};
+  const std::vector<std::string> a = {"gemm", "--arch", "eva-w4", "--m",          "2",      "--n",
+                                      "333",  "--k",    "1000",   "--functional", "--seed", "11"};
   auto first = a, second = a;
   first.insert(first.end(), {"--json", "a.json"});
   second.insert(second.end(), {"--json", "b.json"});

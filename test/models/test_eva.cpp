@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "arch_config.hpp"
+#include "common/error.hpp"
 #include "platform.hpp"
 #include "sim_check.hpp"
 #include "simulate.hpp"
@@ -172,4 +173,29 @@ TEST_CASE("EVA prefill: the threshold follows the format") {
   const Report r = simulate_gemms(arch("eva-gptvq", {"dram.bandwidth_gbps=1e6"}), {GemmShape{5, 512, 512}});
   CHECK(r.ops[0].cycles == 16ull * 16 * (5 + 64));
   CHECK(r.stats["systolic"]["tiles"]["value"].get<double>() == 256);
+}
+
+TEST_CASE("EVA's vector unit: passes x rows x ceil(cols / lanes) + pipeline, operands through the DMA") {
+  ArchConfig a = arch("eva", {"dram.bandwidth_gbps=1e6"});
+  Platform platform("vp", a);
+  VectorDescriptor softmax{"softmax", VectorOp::softmax, 32, 130, 0, 0, 1 << 20};
+  VectorDescriptor residual{"residual", VectorOp::add, 1, 4096, 0, 1 << 16, 1 << 20};
+  VectorDescriptor norm{"rmsnorm", VectorOp::rmsnorm, 1, 4096, 0, 0, 1 << 20};
+  platform.add(softmax);
+  platform.add(residual);
+  platform.add(norm);
+  test::run_clean();
+  const Report r = platform.report();
+  REQUIRE(r.ops.size() == 3);
+  CHECK(r.ops[0].compute_cycles == 3 * 32 * 5 + 8);  // ceil(130 / 32) = 5
+  CHECK(r.ops[1].compute_cycles == 1 * 1 * 128 + 8);
+  CHECK(r.ops[2].compute_cycles == 2 * 1 * 128 + 8);
+  CHECK(r.ops[0].cycles == r.ops[0].compute_cycles);  // memory too fast to matter
+  CHECK(r.ops[1].dram_bytes_read == 2 * 4096 * 2);    // two FP16 operands
+  CHECK(r.ops[1].dram_bytes_written == 4096 * 2);
+}
+
+TEST_CASE("Only EVA has a vector unit model so far") {
+  Platform platform("vp", arch("sa"));
+  CHECK_THROWS_AS(platform.add(VectorDescriptor{}), InputError);
 }
