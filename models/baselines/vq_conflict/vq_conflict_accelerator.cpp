@@ -59,15 +59,18 @@ std::vector<const StatGroup*> VqConflictAccelerator::stat_groups() {
   return {&dma.stats(), &m_stats, &codebook.stats()};
 }
 
-std::uint64_t VqConflictAccelerator::word_address(int c, std::uint64_t e, std::uint64_t word,
+std::uint64_t VqConflictAccelerator::word_address(std::uint64_t group, int c, std::uint64_t e, std::uint64_t word,
                                                   std::uint64_t lane) const {
   const auto banks = static_cast<std::uint64_t>(m_config.lookup.banks);
   const auto copies = static_cast<std::uint64_t>(m_config.lookup.replicas);
   const std::uint64_t copy = lane % copies;
   // Copy r sits in its own group of banks (BASELINES.md section 4.3): word w
   // of the codebooks goes to bank r x banks + w mod banks, row w / banks.
-  const std::uint64_t w =
-      (static_cast<std::uint64_t>(c) * (1ull << m_config.vq.index_bits) + e) * m_words_per_entry + word;
+  const std::uint64_t entry =
+      (group * static_cast<std::uint64_t>(m_config.vq.codebooks) + static_cast<std::uint64_t>(c)) *
+          (1ull << m_config.vq.index_bits) +
+      e;
+  const std::uint64_t w = entry * m_words_per_entry + word;
   const std::uint64_t id = (w / banks) * banks * copies + copy * banks + w % banks;
   return id * static_cast<std::uint64_t>(m_config.lookup.bank_width_bytes);
 }
@@ -87,8 +90,6 @@ OperandBytes VqConflictAccelerator::operand_bytes(std::uint64_t m, std::uint64_t
 
 void VqConflictAccelerator::check(const GemmDescriptor& op) const {
   const VqFormat& f = m_config.vq;
-  if (f.group_k || f.group_n)
-    throw InputError("--arch vq-conflict: grouped (GPTVQ) codebooks are not modelled for vq-conflict");
   if (op.k % static_cast<std::uint64_t>(f.vector_dim) != 0)
     throw InputError(
         fmt::format("K = {} is not a multiple of the VQ vector size d = {} (vq.vector_dim)", op.k, f.vector_dim));
@@ -112,25 +113,20 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
   const auto lanes = static_cast<std::uint64_t>(m_config.lookup.lanes);
   const auto C = static_cast<std::uint64_t>(f.codebooks);
   const std::uint64_t row_stride = packed_index_bytes(op.n, f.index_bits), per_c = v_count * row_stride;
-  // Codebooks and activations first (all of them: they stay on chip).
-  std::vector<half_bits> x(op.functional ? op.m * op.k : 0), cbs(op.functional ? C * entries * d : 0);
+  // Codebooks (every group's) and activations first: they stay on chip. The
+  // codebook SRAM model times the lookups from their addresses; the values
+  // come from the same codebook data.
+  const std::uint64_t gn = f.group_n ? (op.n + f.group_n - 1) / static_cast<std::uint64_t>(f.group_n) : 1;
+  const std::uint64_t groups = (f.group_k ? (op.k + f.group_k - 1) / static_cast<std::uint64_t>(f.group_k) : 1) * gn;
+  const auto group_of = [&](std::uint64_t v, std::uint64_t j) {
+    return (f.group_k ? v * d / static_cast<std::uint64_t>(f.group_k) : 0) * gn +
+           (f.group_n ? j / static_cast<std::uint64_t>(f.group_n) : 0);
+  };
+  std::vector<half_bits> x(op.functional ? op.m * op.k : 0), cbs(op.functional ? groups * C * entries * d : 0);
   const Dma::Transfer tx = dma.start_read(op.act_addr, op.m * op.k * 2, 1, op.m * op.k * 2,
                                           op.functional ? reinterpret_cast<std::uint8_t*>(x.data()) : nullptr);
-  dma.read(op.codebook_addr, C * entries * d * 2,
+  dma.read(op.codebook_addr, groups * C * entries * d * 2,
            op.functional ? reinterpret_cast<std::uint8_t*>(cbs.data()) : nullptr);
-  if (op.functional)
-    for (std::uint64_t c = 0; c < C; ++c)
-      for (std::uint64_t e = 0; e < entries; ++e)
-        for (std::uint64_t r = 0; r < static_cast<std::uint64_t>(m_config.lookup.replicas); ++r)
-          for (std::uint64_t wd = 0; wd < m_words_per_entry; ++wd) {
-            const std::uint64_t bytes =
-                std::min<std::uint64_t>(static_cast<std::uint64_t>(m_config.lookup.bank_width_bytes),
-                                        d * 2 - wd * m_config.lookup.bank_width_bytes);
-            std::memcpy(codebook.data() + word_address(static_cast<int>(c), e, wd, r),
-                        reinterpret_cast<const std::uint8_t*>(cbs.data() + (c * entries + e) * d) +
-                            wd * m_config.lookup.bank_width_bytes,
-                        bytes);
-          }
   Dma::wait_for(tx);
 
   // Index chunks of whole bytes: columns in multiples of 8, as many as fit
@@ -190,9 +186,9 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
                   entries;
             }
             for (std::uint64_t wd = 0; wd < m_words_per_entry; ++wd)
-              addrs.push_back(word_address(static_cast<int>(c), e, wd, l));
+              addrs.push_back(word_address(group_of(v, fch.j0 + g + l), static_cast<int>(c), e, wd, l));
             if (op.functional) {
-              const half_bits* centroid = cbs.data() + (c * entries + e) * d;
+              const half_bits* centroid = cbs.data() + ((group_of(v, fch.j0 + g + l) * C + c) * entries + e) * d;
               const std::uint64_t j = fch.j0 + g + l;
               for (std::uint64_t mm = 0; mm < op.m; ++mm) {
                 float acc = 0.0f;

@@ -10,7 +10,8 @@
 // sub-vector multiplies the d activations of all input rows. The lookups bound
 // the time; the multiply-adds (lanes x d x M per cycle) keep pace.
 // Indices sit in DRAM per codebook as [v][j], n bits each, packed. Timing mode
-// draws indices from a seeded power law (lookup.index_skew).
+// draws indices from a seeded power law (lookup.index_skew). Grouped (GPTVQ)
+// codebooks: each lookup reads its group's codebook.
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -42,8 +43,9 @@ class VqConflictAccelerator : public Accelerator {
 
  private:
   static SramConfig codebook_sram(const VqConflictConfig& c);
-  // The SRAM byte address of one word of entry e of codebook c, as lane l reads it.
-  std::uint64_t word_address(int c, std::uint64_t e, std::uint64_t word, std::uint64_t lane) const;
+  // The SRAM byte address of one word of entry e of codebook c of a group, as
+  // lane l reads it.
+  std::uint64_t word_address(std::uint64_t group, int c, std::uint64_t e, std::uint64_t word, std::uint64_t lane) const;
 
   const VqConflictConfig m_config;
   const ClockDomain m_clock;
