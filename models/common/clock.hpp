@@ -13,9 +13,6 @@ class ClockDomain {
  public:
   explicit ClockDomain(double mhz) : m_period_ps(1e6 / mhz) {}
 
-  double period_ps() const { return m_period_ps; }
-  double hz() const { return 1e12 / m_period_ps; }
-
   // Time of the start of cycle `n`.
   sc_core::sc_time at(std::uint64_t n) const { return ps(static_cast<double>(n) * m_period_ps); }
   // Length of `n` cycles.

@@ -143,8 +143,6 @@ class ConfigReader {
     value = *parsed;
   }
 
-  // Whether the sources set this key (dotted, from the top).
-  bool present(const std::string& dotted_key) const { return m_params.find(dotted_key) != nullptr; }
   // Throws InputError naming the key (and where it was set, if it was).
   [[noreturn]] void fail(const std::string& dotted_key, const std::string& expected) const;
   // Every key in the set must have been read.

@@ -35,7 +35,7 @@ bool AddressMapper::parse(const std::string& order, std::array<Field, fields>& o
 
 AddressMapper::AddressMapper(const std::string& order, std::uint64_t burst_bytes,
                              std::array<std::uint64_t, fields> counts)
-    : m_counts(counts), m_offset_bits(log2u(burst_bytes)) {
+    : m_offset_bits(log2u(burst_bytes)) {
   std::array<Field, fields> msb_first{};
   parse(order, msb_first);
   for (int i = 0; i < fields; ++i) m_lsb_first[i] = msb_first[fields - 1 - i];

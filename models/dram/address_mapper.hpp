@@ -25,8 +25,6 @@ class AddressMapper {
   explicit AddressMapper(const DramConfig& c);
 
   DramAddress decode(std::uint64_t addr) const;
-  // Bursts per row, and the field order (LSB first) for tests and reports.
-  std::uint64_t count(Field f) const { return m_counts[f]; }
 
   // Parses an order string into fields MSB first; false if it is not a
   // permutation of ro, ra, bg, ba, co, ch.
@@ -34,7 +32,6 @@ class AddressMapper {
 
  private:
   std::array<Field, fields> m_lsb_first{};
-  std::array<std::uint64_t, fields> m_counts{};
   std::array<unsigned, fields> m_bits{};
   unsigned m_offset_bits = 0;
 };

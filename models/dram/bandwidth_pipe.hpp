@@ -23,7 +23,6 @@ class BandwidthPipe {
   }
 
   double busy_ps() const { return m_busy_ps; }
-  double ps_per_byte() const { return m_ps_per_byte; }
 
  private:
   double m_ps_per_byte;

@@ -20,8 +20,6 @@ class IdealDram : public DramTarget {
     return static_cast<double>(bytes_read() + bytes_written()) * 8.0 * m_config.energy_pj_per_bit * 1e-12;
   }
   sc_core::sc_time access_latency() const override { return sc_core::sc_time(m_config.latency_ns, sc_core::SC_NS); }
-  // Time the pipe was busy; utilisation = busy / elapsed.
-  sc_core::sc_time busy_time() const { return sc_core::sc_time(m_pipe.busy_ps(), sc_core::SC_PS); }
 
  private:
   bool accept(tlm::tlm_generic_payload& trans) override;

@@ -67,7 +67,6 @@ class EvaTiler {
   std::uint64_t n_blocks() const { return ceil(m_n, m_nblock); }
   std::uint64_t passes_per_tile() const { return n_blocks() * static_cast<std::uint64_t>(m_f.codebooks) * m_etiles; }
   std::uint64_t size() const { return rows_tiles() * v_tiles() * passes_per_tile(); }
-  std::uint64_t entry_tile() const { return m_etile; }
   bool codebooks_resident() const { return m_etiles == 1 && !m_f.group_k && !m_f.group_n; }
   std::uint64_t block_rows() const { return m_block_rows; }
 

@@ -41,7 +41,6 @@ class WsTiler {
   std::uint64_t size() const { return m_blocks * tiles_per_block(); }
   std::uint64_t tiles_per_block() const { return m_ktiles * m_ntiles; }
   std::uint64_t blocks() const { return m_blocks; }
-  std::uint64_t k_tiles() const { return m_ktiles; }
   std::uint64_t n_tiles() const { return m_ntiles; }
 
   // Rows of block b: balanced, the first (M mod blocks) blocks one larger.
