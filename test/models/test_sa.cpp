@@ -123,3 +123,25 @@ TEST_CASE("Activations that do not fit the input buffer are re-read per output t
   const Report r = simulate_gemm(load_arch(req), GemmShape{1024, 64, 4096});  // 4 MiB of activations
   CHECK(r.dram_bytes_read == 4096ull * 64 + 2 * 1024ull * 4096);
 }
+
+// ant and figna run on the same dense weight-stationary accelerator with
+// their formats and per-tile overheads (EVA artifact baselines.yaml).
+TEST_CASE("ant: A8W8 with 2 cycles per tile for its decoders") {
+  ArchRequest req;
+  req.arch = "ant";
+  req.sets = {"dram.bandwidth_gbps=1e6"};
+  const Report r = simulate_gemm(load_arch(req), GemmShape{1, 1000, 700});
+  CHECK(r.ops[0].cycles == cdiv(700, 32) * cdiv(1000, 32) * (1 + 64 + 2));
+  CHECK(r.dram_bytes_read == 700ull * 1000 + 700);
+  CHECK(r.dram_bytes_written == 1000);
+}
+
+TEST_CASE("figna: A16W4 with 4 cycles per tile for pre-alignment") {
+  ArchRequest req;
+  req.arch = "figna";
+  req.sets = {"dram.bandwidth_gbps=1e6"};
+  const Report r = simulate_gemm(load_arch(req), GemmShape{1, 1000, 700});
+  CHECK(r.ops[0].cycles == cdiv(700, 32) * cdiv(1000, 32) * (1 + 64 + 4));
+  CHECK(r.dram_bytes_read == 700ull * 1000 / 2 + 700 * 2);  // 4-bit weights, FP16 activations
+  CHECK(r.dram_bytes_written == 1000ull * 2);               // 16-bit outputs
+}
