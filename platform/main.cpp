@@ -6,6 +6,7 @@
 #include <systemc>
 
 #include "cli.hpp"
+#include "common/sanitizer_defaults.hpp"
 
 int sc_main(int argc, char* argv[]) { return eva::cli_main(argc, argv); }
 

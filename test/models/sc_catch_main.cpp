@@ -11,6 +11,7 @@
 #include <systemc>
 
 #include "common/report_handler.hpp"
+#include "common/sanitizer_defaults.hpp"
 
 int sc_main(int argc, char* argv[]) {
   eva::SystemcReports::install();
