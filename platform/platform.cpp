@@ -97,9 +97,7 @@ void Platform::add(const GemmDescriptor& op) {
 }
 
 void Platform::add(const VectorDescriptor& op) {
-  if (m_config.kind != ArchKind::eva)
-    throw InputError(
-        fmt::format("--arch {}: no vector unit model for '{}' yet (modelled: eva)", m_config.name, op.name));
+  m_accel->check(op);
   m_ops.emplace_back(op);
 }
 

@@ -10,6 +10,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "common/error.hpp"
 #include "common/op_descriptor.hpp"
 #include "common/stats.hpp"
 #include "common/vq_math.hpp"
@@ -34,6 +35,8 @@ class Accelerator : public sc_core::sc_module {
   // Runs a non-FC operation on the accelerator's vector unit; returns its
   // compute cycles. Accelerators without a vector unit model refuse it.
   virtual std::uint64_t execute_vector(const VectorDescriptor& op);
+  // Throws InputError when the accelerator has no vector unit model.
+  virtual void check(const VectorDescriptor& op) const;
   virtual std::vector<const StatGroup*> stat_groups() = 0;
   // VQ accelerators: the bytes of a VQ matrix's indices in their DRAM layout,
   // for a layer run with `m` input rows (others: no VQ weights).
@@ -43,6 +46,10 @@ class Accelerator : public sc_core::sc_module {
 
 inline std::uint64_t Accelerator::execute_vector(const VectorDescriptor& op) {
   throw std::logic_error(std::string(name()) + ": no vector unit model for " + op.name);
+}
+
+inline void Accelerator::check(const VectorDescriptor& op) const {
+  throw InputError(std::string(basename()) + ": no vector unit model for '" + op.name + "' yet (modelled: eva)");
 }
 
 inline std::vector<std::uint8_t> Accelerator::vq_index_image(const VqMatrix&, std::uint64_t) const {

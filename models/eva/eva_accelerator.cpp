@@ -65,6 +65,7 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
                 static_cast<std::uint64_t>(config.epilogue.adder_inputs)),
       m_depth(static_cast<std::uint64_t>(config.oc.size_kib) * 1024 / 2 /
               (static_cast<std::uint64_t>(config.oc.banks) * static_cast<std::uint64_t>(config.oc.bank_width_bytes))),
+      m_pipeline(static_cast<std::uint64_t>(std::ceil(std::log2(std::max(2, config.epilogue.adder_inputs)))) + 1),
       // Prefill: A8 activations and outputs, INT32 accumulators (the EVA
       // artifact's vqarray_2_prefill, as its dense baselines).
       m_gemm(dma, array, WsGemmConfig{config.systolic, config.buffers, FormatConfig{8, 8, 8, 32}, config.tiling}) {
@@ -163,12 +164,10 @@ std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
   // trees' pipeline once per input-row tile.
   std::uint64_t cycles = 0;
   const auto d = static_cast<std::uint64_t>(m_config.vq.vector_dim);
-  const std::uint64_t pipeline =
-      static_cast<std::uint64_t>(std::ceil(std::log2(std::max(2, m_config.epilogue.adder_inputs)))) + 1;
   for (std::uint64_t i = 0; i < t.size(); ++i) {
     const EvaPass p = t.at(i);
     cycles += std::max(array.oc_cycles(p.v * p.m, d, p.e), p.n * column_cycles(p.v * p.m));
-    if (p.last_of_rows) cycles += pipeline;
+    if (p.last_of_rows) cycles += m_pipeline;
   }
   return cycles;
 }
@@ -286,8 +285,6 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
   const VqFormat& f = m_config.vq;
   const std::uint64_t banks = static_cast<std::uint64_t>(m_config.oc.banks);
   const std::uint64_t half_bytes = oc.size() / 2;
-  const std::uint64_t pipeline =
-      static_cast<std::uint64_t>(std::ceil(std::log2(std::max(2, m_config.epilogue.adder_inputs)))) + 1;
   int ybuf = 1;
   std::vector<std::uint64_t> lanes;
   std::vector<float> sums;
@@ -341,7 +338,7 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
     }
     plan.oc_slots.release();
     if (p.last_of_rows) {
-      wait(m_clock.cycles(pipeline));  // the adder trees drain
+      wait(m_clock.cycles(m_pipeline));  // the adder trees drain
       plan.rows_done.push({pass, ybuf});
     }
   }

@@ -50,6 +50,8 @@ class EvaAccelerator : public Accelerator {
   std::uint64_t execute(const GemmDescriptor& op) override;
   // Reads the operands (FP16), runs the vector unit, writes the result.
   std::uint64_t execute_vector(const VectorDescriptor& op) override;
+  void check(const VectorDescriptor&) const override {}
+  using Accelerator::check;
   std::vector<const StatGroup*> stat_groups() override;
   std::uint64_t bank_conflict_cycles() const override { return oc.conflict_cycles(); }
   std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const override;
@@ -68,9 +70,10 @@ class EvaAccelerator : public Accelerator {
 
   const EvaConfig m_config;
   const ClockDomain m_clock;
-  const std::uint64_t m_lookups;  // epilogue.units x epilogue.adder_inputs
-  const std::uint64_t m_depth;    // OC entries per bank in one half
-  WsGemm m_gemm;                  // prefill mode
+  const std::uint64_t m_lookups;   // epilogue.units x epilogue.adder_inputs
+  const std::uint64_t m_depth;     // OC entries per bank in one half
+  const std::uint64_t m_pipeline;  // adder-tree depth: log2(adder inputs) + 1
+  WsGemm m_gemm;                   // prefill mode
   StatGroup m_stats{"epilogue"};
   std::size_t m_columns, m_lookups_done, m_busy;
 };
