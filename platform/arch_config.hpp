@@ -6,9 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "baselines/figlut/figlut_config.hpp"
+#include "baselines/figna/figna_config.hpp"
 #include "baselines/vq_conflict/vq_conflict_config.hpp"
 #include "common/accel_config.hpp"
 #include "common/config.hpp"
+#include "common/energy.hpp"
 #include "common/vq_format.hpp"
 #include "dma/dma_config.hpp"
 #include "dram/dram_config.hpp"
@@ -57,7 +60,11 @@ struct ArchConfig {
   TilingConfig tiling;
   SramConfig oc;        // EVA's output-codebook SRAM (both halves)
   LookupConfig lookup;  // vq-conflict's lookup lanes and codebook SRAM
+  FiglutConfig figlut;  // FIGLUT's LUT array
+  FignaConfig figna;    // FIGNA's pre-alignment
   VectorConfig vector;  // the vector/special-function unit
+  EnergyConfig energy;  // per-event energies and block powers
+  AreaConfig area;      // per-module areas
   DramConfig dram;
   SimConfig sim;
 
@@ -76,7 +83,11 @@ struct ArchConfig {
     v.section("tiling", tiling);
     v.section("oc", oc);
     v.section("lookup", lookup);
+    v.section("figlut", figlut);
+    v.section("figna", figna);
     v.section("vector", vector);
+    v.section("energy", energy);
+    v.section("area", area);
     v.section("dram", dram);
     v.section("sim", sim);
   }

@@ -189,7 +189,7 @@ int cmd_gemm(const std::string& command, const std::vector<std::string>& args) {
   d.add_options()("arch", po::value<std::string>(), "architecture name or YAML file")(
       "m", po::value<std::string>(), "activation rows (batch)")("n", po::value<std::string>(), "output features")(
       "k", po::value<std::string>(), "input features")("csv", po::value<std::string>(), "write the report as CSV")(
-      "functional", po::bool_switch(), "carry data: seeded random VQ weights, checked against a float64 reference")(
+      "functional", po::bool_switch(), "carry data: seeded random operands in the arch's formats, checked against a float64 reference")(
       "seed", po::value<std::string>()->default_value("1"), "seed of the random weights (--functional)");
   add_sim_options(d);
   const auto vm = parse(command, args, d);
@@ -204,15 +204,15 @@ int cmd_gemm(const std::string& command, const std::vector<std::string>& args) {
   const ArchConfig arch = arch_from(vm, command, s);
   Report r;
   if (vm["functional"].as<bool>()) {
-    if (arch.kind != ArchKind::eva && arch.kind != ArchKind::vq_conflict)
-      throw InputError(fmt::format("--functional: data-carrying runs are modelled for eva and vq-conflict, not '{}'",
-                                   enum_name(arch.kind)));
     const std::uint64_t seed = positive("--seed", vm["seed"].as<std::string>(), ~0ull);
+    if (shape.m * shape.k > (1ull << 28) || shape.k * shape.n > (1ull << 30))
+      throw InputError("--functional: the shape is too large to hold in host memory (at most 2^30 weights)");
+    if (arch.kind != ArchKind::eva && arch.kind != ArchKind::vq_conflict) {
+      r = simulate_dense_functional(arch, shape, seed);
+    } else {
     const VqFormat& f = arch.vq;
     if (shape.k % static_cast<std::uint64_t>(f.vector_dim))
       throw InputError(fmt::format("--k: {} is not a multiple of vq.vector_dim ({})", shape.k, f.vector_dim));
-    if (shape.m * shape.k > (1ull << 28) || shape.k * shape.n > (1ull << 30))
-      throw InputError("--functional: the shape is too large to hold in host memory (at most 2^30 weights)");
     const VqProblem p =
         random_vq_problem(shape.m, shape.k, shape.n, f.codebooks, f.index_bits, f.vector_dim,
                           static_cast<std::uint64_t>(f.group_k), static_cast<std::uint64_t>(f.group_n), 0.0, seed);
@@ -222,6 +222,7 @@ int cmd_gemm(const std::string& command, const std::vector<std::string>& args) {
     r.functional = {{"seed", seed},
                     {"reference", "float64: weights dequantised from the codebooks, then x W"},
                     {"relative_l2_error", relative_l2_error(v.y, vq_reference(p.w, p.x, p.m))}};
+    }
   } else {
     r = simulate_gemm(arch, shape);
   }

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
+#include "baselines/ant/ant_accelerator.hpp"
+#include "baselines/figlut/figlut_accelerator.hpp"
+#include "baselines/figna/figna_accelerator.hpp"
 #include "baselines/sa/sa_accelerator.hpp"
 #include "baselines/vq_conflict/vq_conflict_accelerator.hpp"
 #include "common/error.hpp"
@@ -14,14 +17,17 @@ namespace eva {
 
 namespace {
 
-SaConfig sa_config(const ArchConfig& c) {
-  SaConfig s;
+WsAcceleratorConfig ws_config(const ArchConfig& c) {
+  WsAcceleratorConfig s;
   s.clock_mhz = c.clock_mhz;
   s.systolic = c.systolic;
   s.dma = c.dma;
   s.buffers = c.buffers;
   s.formats = c.formats;
   s.tiling = c.tiling;
+  s.vector = c.vector;
+  s.energy = c.energy;
+  s.area = c.area;
   return s;
 }
 
@@ -37,6 +43,8 @@ EvaConfig eva_config(const ArchConfig& c) {
   e.tiling = c.tiling;
   e.oc = c.oc;
   e.vector = c.vector;
+  e.energy = c.energy;
+  e.area = c.area;
   return e;
 }
 
@@ -49,12 +57,14 @@ std::unique_ptr<Accelerator> make_accelerator(const ArchConfig& c) {
     v.dma = c.dma;
     v.buffers = c.buffers;
     v.lookup = c.lookup;
+    v.energy = c.energy;
+    v.area = c.area;
     return std::make_unique<VqConflictAccelerator>("vq_conflict", v);
   }
-  // ant and figna: the dense weight-stationary accelerator with their formats
-  // and per-tile overheads (their arch files); their number-format datapaths
-  // are not modelled yet, so they run in timing mode only.
-  return std::make_unique<SaAccelerator>(std::string(enum_name(c.kind)).c_str(), sa_config(c));
+  if (c.kind == ArchKind::figlut) return std::make_unique<FiglutAccelerator>("figlut", ws_config(c), c.figlut);
+  if (c.kind == ArchKind::ant) return std::make_unique<AntAccelerator>("ant", ws_config(c));
+  if (c.kind == ArchKind::figna) return std::make_unique<FignaAccelerator>("figna", ws_config(c), c.figna);
+  return std::make_unique<SaAccelerator>("sa", ws_config(c));
 }
 
 nlohmann::json stats_json(const std::vector<const StatGroup*>& groups) {
@@ -72,12 +82,7 @@ std::unique_ptr<DramTarget> make_dram(const char* name, const DramConfig& c) {
   return std::make_unique<IdealDram>(name, c);
 }
 
-void require_simulated(const ArchConfig& c) {
-  if (c.kind != ArchKind::figlut) return;
-  throw InputError(fmt::format(
-      "--arch {}: the '{}' accelerator model is not built yet (simulated now: sa, ant, figna, eva, vq-conflict)",
-      c.name, enum_name(c.kind)));
-}
+void require_simulated(const ArchConfig&) {}
 
 Platform::Platform(const sc_core::sc_module_name& name, const ArchConfig& config)
     : sc_module(name), m_config(config), m_clock(config.clock_mhz) {
@@ -138,7 +143,14 @@ Report Platform::report() const {
   const double bytes = static_cast<double>(r.dram_bytes_read + r.dram_bytes_written);
   r.dram_bw_utilization = r.seconds > 0 ? bytes / (m_dram->peak_bytes_per_second() * r.seconds) : 0.0;
   m_dram->flush_stats();
+  r.energy_breakdown_j = m_accel->energy_breakdown_j(r.seconds);
   r.energy_breakdown_j["dram"] = m_dram->energy_j(m_end);
+  double energy = 0.0;
+  for (const auto& [module, joules] : r.energy_breakdown_j) energy += joules;
+  r.energy_j = energy;
+  r.area_breakdown_mm2 = m_accel->area_breakdown_mm2();
+  for (const auto& [module, mm2] : r.area_breakdown_mm2) r.area_mm2 += mm2;
+  for (const OpReport& op : m_results) r.work_ops += 2.0 * static_cast<double>(op.m * op.n * op.k);
   r.sram_bank_conflict_cycles = m_accel->bank_conflict_cycles();
   r.config = {{"clock_mhz", m_config.clock_mhz},
               {"systolic",

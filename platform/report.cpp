@@ -12,6 +12,17 @@
 
 namespace eva {
 
+Efficiency efficiency(const Report& r) {
+  Efficiency e;
+  const double energy = r.energy_j.value_or(0.0);
+  if (r.seconds > 0) e.gops = r.work_ops / r.seconds * 1e-9;
+  if (energy > 0) e.gops_per_w = r.work_ops / energy * 1e-9;
+  if (r.area_mm2 > 0) e.gops_per_mm2 = e.gops / r.area_mm2;
+  if (r.work_ops > 0) e.energy_per_op_pj = energy / r.work_ops * 1e12;
+  if (r.tokens > 0) e.energy_per_token_j = energy / static_cast<double>(r.tokens);
+  return e;
+}
+
 nlohmann::json to_json(const Report& r) {
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& o : r.ops)
@@ -30,6 +41,10 @@ nlohmann::json to_json(const Report& r) {
                       {"seconds", r.seconds},
                       {"energy_j", r.energy_j ? nlohmann::json(*r.energy_j) : nlohmann::json(nullptr)},
                       {"energy_breakdown_j", r.energy_breakdown_j},
+                      {"area_mm2", r.area_mm2},
+                      {"area_breakdown_mm2", r.area_breakdown_mm2},
+                      {"work_ops", r.work_ops},
+                      {"tokens", r.tokens},
                       {"dram_bytes_read", r.dram_bytes_read},
                       {"dram_bytes_written", r.dram_bytes_written},
                       {"dram_bw_utilization", r.dram_bw_utilization},
@@ -38,6 +53,12 @@ nlohmann::json to_json(const Report& r) {
                       {"sim_wall_s", r.sim_wall_s},
                       {"config", r.config},
                       {"stats", r.stats}};
+  const Efficiency e = efficiency(r);
+  j["gops"] = e.gops;
+  j["gops_per_w"] = e.gops_per_w;
+  j["gops_per_mm2"] = e.gops_per_mm2;
+  j["energy_per_op_pj"] = e.energy_per_op_pj;
+  j["energy_per_token_j"] = e.energy_per_token_j;
   if (!r.functional.is_null()) j["functional"] = r.functional;
   return j;
 }
@@ -56,12 +77,14 @@ std::string csv_field(const std::string& s) {
 std::string to_csv(const std::vector<Report>& reports) {
   std::ostringstream out;
   out << "arch,model,phase,cycles,seconds,energy_j,dram_bytes_read,dram_bytes_written,dram_bw_utilization,"
-         "sram_bank_conflict_cycles,ops,sim_wall_s\n";
+         "sram_bank_conflict_cycles,ops,sim_wall_s,area_mm2,gops,gops_per_w,gops_per_mm2,energy_per_token_j\n";
   for (const auto& r : reports)
-    out << fmt::format("{},{},{},{},{:.9g},{},{},{},{:.6f},{},{},{:.3f}\n", csv_field(r.arch), csv_field(r.model),
+    out << fmt::format("{},{},{},{},{:.9g},{},{},{},{:.6f},{},{},{:.3f},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g}\n",
+                       csv_field(r.arch), csv_field(r.model),
                        csv_field(r.phase), r.cycles, r.seconds, r.energy_j ? fmt::format("{:.9g}", *r.energy_j) : "",
                        r.dram_bytes_read, r.dram_bytes_written, r.dram_bw_utilization, r.sram_bank_conflict_cycles,
-                       r.ops.size(), r.sim_wall_s);
+                       r.ops.size(), r.sim_wall_s, r.area_mm2, efficiency(r).gops, efficiency(r).gops_per_w,
+                       efficiency(r).gops_per_mm2, efficiency(r).energy_per_token_j);
   return out.str();
 }
 

@@ -23,10 +23,16 @@ struct Report {
   std::string arch, model, phase;
   std::uint64_t cycles = 0;
   double seconds = 0.0;
-  // Whole-accelerator energy; absent until every module of the arch counts its
-  // events. The breakdown holds what is modelled so far.
+  // Energy of the whole platform (accelerator modules and DRAM), J, and per
+  // module; area of the accelerator, mm2, and per module.
   std::optional<double> energy_j;
   std::map<std::string, double> energy_breakdown_j;
+  double area_mm2 = 0.0;
+  std::map<std::string, double> area_breakdown_mm2;
+  // Useful operations (2 per multiply-accumulate of the FC and attention
+  // GEMMs) and the tokens they produced, for the derived efficiency figures.
+  double work_ops = 0.0;
+  std::uint64_t tokens = 0;
   std::uint64_t dram_bytes_read = 0, dram_bytes_written = 0;
   double dram_bw_utilization = 0.0;
   std::uint64_t sram_bank_conflict_cycles = 0;
@@ -36,6 +42,12 @@ struct Report {
   nlohmann::json stats;       // module -> statistic -> {value, unit, description}
   nlohmann::json functional;  // functional runs: the check against the reference
 };
+
+// Derived figures: GOPS, GOPS/W, GOPS/mm2, pJ per op, J per token.
+struct Efficiency {
+  double gops = 0, gops_per_w = 0, gops_per_mm2 = 0, energy_per_op_pj = 0, energy_per_token_j = 0;
+};
+Efficiency efficiency(const Report& r);
 
 nlohmann::json to_json(const Report& r);
 // One CSV row per report, the scalar keys as columns.

@@ -35,6 +35,13 @@ struct VqGemvResult {
 };
 VqGemvResult simulate_vq_gemv(const ArchConfig& config, const VqMatrix& w, const std::vector<half_bits>& x,
                               std::uint64_t m);
+// Functional dense GEMM on a dense accelerator (sa, ant, figna, figlut):
+// seeded random x (uniform) and W (Laplace, heavy-tailed like trained
+// weights) are encoded in the accelerator's formats, placed in DRAM and run;
+// the report's `functional` section compares the outputs read back with the
+// float64 reference of the operands as encoded, and with x W unquantised.
+Report simulate_dense_functional(const ArchConfig& config, const GemmShape& shape, std::uint64_t seed);
+
 class Platform;
 // Writes x, the codebooks and the indices into the platform's DRAM in the EVA
 // accelerator's layouts; returns the functional operation that uses them.

@@ -3,6 +3,7 @@
 // the bytes its operands take in its formats, and execution of operation
 // descriptors. Each accelerator (models/baselines/*, models/eva) implements it.
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "common/energy.hpp"
 #include "common/error.hpp"
 #include "common/op_descriptor.hpp"
 #include "common/stats.hpp"
@@ -19,6 +21,17 @@ namespace eva {
 
 struct OperandBytes {
   std::uint64_t activations = 0, weights = 0, codebooks = 0, outputs = 0;
+};
+
+// A functional GEMM in an accelerator's formats: the DRAM images of its
+// operands, the float64 reference computed from the operands as encoded (so
+// only the datapath's own rounding separates it from the result), and how to
+// read the outputs back.
+struct EncodedGemm {
+  std::vector<std::uint8_t> activations, weights, parameters;
+  std::vector<double> reference;  // M x N
+  std::function<std::vector<double>(const std::vector<std::uint8_t>& out_bytes)> decode_output;
+  std::string format;  // what the encoding chose, for the report
 };
 
 class Accelerator : public sc_core::sc_module {
@@ -42,7 +55,21 @@ class Accelerator : public sc_core::sc_module {
   // for a layer run with `m` input rows (others: no VQ weights).
   virtual std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const;
   virtual std::uint64_t bank_conflict_cycles() const { return 0; }
+  // Energy per module for a run of `seconds` (leakage included), J; DRAM is
+  // the platform's. Area per module, mm2.
+  virtual Breakdown energy_breakdown_j(double seconds) const = 0;
+  virtual Breakdown area_breakdown_mm2() const = 0;
+  // Dense accelerators: encodes x (M x K) and W (K x N), row-major floats,
+  // into this accelerator's formats. Throws InputError where functional runs
+  // are not modelled.
+  virtual EncodedGemm encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m,
+                                  std::uint64_t n, std::uint64_t k) const;
 };
+
+inline EncodedGemm Accelerator::encode_gemm(const std::vector<float>&, const std::vector<float>&, std::uint64_t,
+                                            std::uint64_t, std::uint64_t) const {
+  throw InputError(std::string(basename()) + ": functional dense GEMMs are not modelled (use vq-gemv for VQ formats)");
+}
 
 inline std::uint64_t Accelerator::execute_vector(const VectorDescriptor& op) {
   throw std::logic_error(std::string(name()) + ": no vector unit model for " + op.name);

@@ -110,6 +110,9 @@ struct DramConfig {
   double capacity_gib = 64.0;
   // EVA artifact DRAM access energy, reads and writes alike (BRIEF section 3).
   double energy_pj_per_bit = 12.23;
+  // EVA artifact dram_leak_energy: 4.01232 nJ per 500 MHz cycle, drawn for the
+  // whole run (background and refresh of the device).
+  double background_w = 2.00616;
   // --- timed: organisation (per channel) ---
   int channels = 1, ranks = 1, bank_groups = 4, banks_per_group = 4;
   int rows = 65536, columns = 1024;  // columns of width_bits each per row
@@ -133,6 +136,7 @@ struct DramConfig {
     v.field("latency_ns", latency_ns, between(0.0, 1e6), "ideal: fixed access latency, ns");
     v.field("capacity_gib", capacity_gib, positive_up_to(1 << 20), "ideal: address space, GiB");
     v.field("energy_pj_per_bit", energy_pj_per_bit, between(0.0, 1e4), "ideal: access energy, pJ/bit");
+    v.field("background_w", background_w, between(0.0, 1e4), "ideal: background power, W");
     v.field("channels", channels, between(1, 1024), "timed: independent channels");
     v.field("ranks", ranks, between(1, 64), "timed: ranks per channel");
     v.field("bank_groups", bank_groups, between(1, 64), "timed: bank groups per rank");
@@ -173,7 +177,7 @@ struct DramConfig {
 
 // Keys that belong to one kind only: setting them for the other is an error.
 inline const std::vector<std::string>& ideal_only_dram_keys() {
-  static const std::vector<std::string> keys = {"bandwidth_gbps", "latency_ns", "capacity_gib", "energy_pj_per_bit"};
+  static const std::vector<std::string> keys = {"bandwidth_gbps", "latency_ns", "capacity_gib", "energy_pj_per_bit", "background_w"};
   return keys;
 }
 

@@ -16,8 +16,9 @@ class IdealDram : public DramTarget {
   IdealDram(const sc_core::sc_module_name& name, const DramConfig& config);
 
   double peak_bytes_per_second() const override { return m_config.bandwidth_gbps * 1e9; }
-  double energy_j(const sc_core::sc_time&) const override {
-    return static_cast<double>(bytes_read() + bytes_written()) * 8.0 * m_config.energy_pj_per_bit * 1e-12;
+  double energy_j(const sc_core::sc_time& elapsed) const override {
+    return static_cast<double>(bytes_read() + bytes_written()) * 8.0 * m_config.energy_pj_per_bit * 1e-12 +
+           m_config.background_w * elapsed.to_seconds();
   }
   sc_core::sc_time access_latency() const override { return sc_core::sc_time(m_config.latency_ns, sc_core::SC_NS); }
 

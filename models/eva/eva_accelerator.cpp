@@ -11,6 +11,7 @@
 #include "common/sync.hpp"
 #include "common/vq_math.hpp"
 #include "eva/vq_weights.hpp"
+#include "vector/vector_op.hpp"
 
 namespace eva {
 
@@ -68,7 +69,7 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
       m_pipeline(static_cast<std::uint64_t>(std::ceil(std::log2(std::max(2, config.epilogue.adder_inputs)))) + 1),
       // Prefill: A8 activations and outputs, INT32 accumulators (the EVA
       // artifact's vqarray_2_prefill, as its dense baselines).
-      m_gemm(dma, array, WsGemmConfig{config.systolic, config.buffers, FormatConfig{8, 8, 8, 32}, config.tiling}) {
+      m_gemm(dma, array, m_traffic, WsGemmConfig{config.systolic, config.buffers, FormatConfig{8, 8, 8, 32}, config.tiling}) {
   m_columns = m_stats.add("columns", "columns", "output columns processed (per pass)");
   m_lookups_done = m_stats.add("lookups", "lookups", "OC entries looked up and added");
   m_busy = m_stats.add("busy_cycles", "cycles", "cycles the adder trees worked");
@@ -76,7 +77,28 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
 
 std::vector<const StatGroup*> EvaAccelerator::stat_groups() {
   oc.flush_stats();
-  return {&dma.stats(), &array.stats(), &m_stats, &oc.stats(), &vector.stats()};
+  return {&dma.stats(), &array.stats(), &m_stats, &oc.stats(), &vector.stats(), &m_traffic.stats()};
+}
+
+Breakdown EvaAccelerator::energy_breakdown_j(double seconds) const {
+  const EnergyConfig& e = m_config.energy;
+  const double cycle_s = 1e-6 / m_config.clock_mhz;
+  // The epilogue's busy cycles are those of all its units together.
+  const double units = m_config.epilogue.units;
+  Breakdown b;
+  b["array"] = block_energy_j(e, e.array_w, array.stats().get("busy_cycles") * cycle_s, seconds);
+  b["epilogue"] = block_energy_j(e, e.epilogue_unit_w * units, m_stats.get(m_busy) * cycle_s, seconds);
+  b["vector"] = block_energy_j(e, e.vector_w, vector.stats().get("busy_cycles") * cycle_s, seconds);
+  b["buffers"] = m_traffic.energy_j(e) + e.sram_leakage_w * seconds;
+  return b;
+}
+
+Breakdown EvaAccelerator::area_breakdown_mm2() const {
+  const AreaConfig& a = m_config.area;
+  return {{"array", a.array_mm2},
+          {"epilogue", a.epilogue_unit_mm2 * m_config.epilogue.units},
+          {"vector", a.vector_mm2},
+          {"buffers", a.buffer_mm2}};
 }
 
 EvaTiler EvaAccelerator::tiler(std::uint64_t m, std::uint64_t k, std::uint64_t n) const {
@@ -173,13 +195,7 @@ std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
 }
 
 std::uint64_t EvaAccelerator::execute_vector(const VectorDescriptor& op) {
-  const std::uint64_t bytes = op.rows * op.cols * 2;  // FP16
-  const Dma::Transfer a = dma.start_read(op.in_addr, bytes, 1, bytes, nullptr);
-  if (vector_op_binary(op.op)) dma.read(op.in2_addr, bytes, nullptr);
-  Dma::wait_for(a);
-  const std::uint64_t cycles = vector.run(op.op, op.rows, op.cols);
-  dma.write(op.out_addr, bytes, nullptr);
-  return cycles;
+  return run_vector_op(dma, vector, m_traffic, op);
 }
 
 void EvaAccelerator::fetch(EvaPlan& plan) {
@@ -198,6 +214,7 @@ void EvaAccelerator::fetch(EvaPlan& plan) {
       if (op.functional) plan.act[act_slot].assign(p.m * p.v * d, 0);
       act = dma.start_read(op.act_addr + (p.m0 * op.k + p.v0 * d) * 2, row, p.m, op.k * 2,
                            op.functional ? reinterpret_cast<std::uint8_t*>(plan.act[act_slot].data()) : nullptr);
+      m_traffic.write(BufferTraffic::input, static_cast<double>(row * p.m * 8));
     }
     if (p.new_codebook) {
       plan.cb_slots.acquire();
@@ -214,6 +231,7 @@ void EvaAccelerator::fetch(EvaPlan& plan) {
       if (op.functional) plan.cb[cb_slot].assign(count, 0);
       cb = dma.start_read(op.codebook_addr + first * 2, count * 2, 1, count * 2,
                           op.functional ? reinterpret_cast<std::uint8_t*>(plan.cb[cb_slot].data()) : nullptr);
+      m_traffic.write(BufferTraffic::codebook, static_cast<double>(count * 2 * 8));
     }
     plan.to_array.push({i, act, cb, act_slot, cb_slot});
   }
@@ -233,6 +251,7 @@ void EvaAccelerator::fetch_indices(EvaPlan& plan) {
       std::uint64_t stride = 0;
       const std::uint64_t at = plan.tiler.column_offset(p.codebook, p.v0, p.n0 + j0, stride) + first;
       std::uint8_t* buf = op.functional ? plan.idx_buf[slot].data() : nullptr;
+      m_traffic.write(BufferTraffic::weight, static_cast<double>(count * cols * 8));
       plan.chunks.push(
           {i, j0, cols, first, count, slot, dma.start_read(op.weight_addr + at, count, cols, stride, buf)});
     }
@@ -273,6 +292,11 @@ void EvaAccelerator::compute_oc(EvaPlan& plan) {
           for (std::uint64_t e = 0; e < p.e; ++e) std::memcpy(base + 2 * (e * banks + r), &row[e], 2);
         }
     }
+    // The array streams the pass's activations and codebook entries in and
+    // writes its OC entries (FP16) into the OC SRAM.
+    m_traffic.read(BufferTraffic::input, static_cast<double>(p.v * p.m * d * 16));
+    m_traffic.read(BufferTraffic::codebook, static_cast<double>(p.e * d * 16));
+    m_traffic.write(BufferTraffic::oc, static_cast<double>(p.v * p.m * p.e * 16));
     array.run_oc(p.v * p.m, d, p.e);
     plan.oc_ready.push({in.pass, half});
   }
@@ -324,11 +348,14 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
           cycles += std::max<std::uint64_t>(1, oc.lanes(lanes, false));
           for (std::uint64_t mm = 0; mm < p.m; ++mm) plan.y[ybuf][mm * op.n + p.n0 + c.j0 + j] += sums[mm];
           m_stats.inc(m_lookups_done, static_cast<double>(lanes.size()));
+          m_traffic.read(BufferTraffic::oc, static_cast<double>(lanes.size() * 16));
         }
       } else {
         cycles = c.cols * column_cycles(rows);
         m_stats.inc(m_lookups_done, static_cast<double>(c.cols * rows));
+        m_traffic.read(BufferTraffic::oc, static_cast<double>(c.cols * rows * 16));
       }
+      m_traffic.read(BufferTraffic::weight, static_cast<double>(c.count * c.cols * 8));
       m_stats.inc(m_columns, static_cast<double>(c.cols));
       m_stats.inc(m_busy, static_cast<double>(cycles));
       wait(m_clock.cycles(cycles));
@@ -336,6 +363,11 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
       plan.idx_slots.release();
       done += c.cols;
     }
+    // The columns' FP32 accumulators: read and written by every pass after
+    // the first of the row tile.
+    const double acc_bits = static_cast<double>(p.m * p.n * 32);
+    if (!p.first_of_rows) m_traffic.read(BufferTraffic::output, acc_bits);
+    m_traffic.write(BufferTraffic::output, acc_bits);
     plan.oc_slots.release();
     if (p.last_of_rows) {
       wait(m_clock.cycles(m_pipeline));  // the adder trees drain
@@ -354,6 +386,7 @@ void EvaAccelerator::store(EvaPlan& plan) {
       out.resize(p.m * op.n);
       for (std::size_t i = 0; i < out.size(); ++i) out[i] = float_to_half(plan.y[ybuf][i]);
     }
+    m_traffic.read(BufferTraffic::output, static_cast<double>(p.m * op.n * 32));
     dma.write(op.out_addr + p.m0 * op.n * 2, p.m * op.n * 2,
               op.functional ? reinterpret_cast<const std::uint8_t*>(out.data()) : nullptr);
     plan.y_slots.release();

@@ -55,6 +55,8 @@ class EvaAccelerator : public Accelerator {
   std::vector<const StatGroup*> stat_groups() override;
   std::uint64_t bank_conflict_cycles() const override { return oc.conflict_cycles(); }
   std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const override;
+  Breakdown energy_breakdown_j(double seconds) const override;
+  Breakdown area_breakdown_mm2() const override;
 
   EvaTiler tiler(std::uint64_t m, std::uint64_t k, std::uint64_t n) const;
   bool prefill(std::uint64_t m) const { return m > static_cast<std::uint64_t>(m_config.vq.prefill_above_m); }
@@ -73,6 +75,7 @@ class EvaAccelerator : public Accelerator {
   const std::uint64_t m_lookups;   // epilogue.units x epilogue.adder_inputs
   const std::uint64_t m_depth;     // OC entries per bank in one half
   const std::uint64_t m_pipeline;  // adder-tree depth: log2(adder inputs) + 1
+  BufferTraffic m_traffic;
   WsGemm m_gemm;                   // prefill mode
   StatGroup m_stats{"epilogue"};
   std::size_t m_columns, m_lookups_done, m_busy;

@@ -1,5 +1,6 @@
 #pragma once
 #include "common/accel_config.hpp"
+#include "common/energy.hpp"
 #include "common/vq_format.hpp"
 #include "dma/dma_config.hpp"
 #include "epilogue/epilogue_config.hpp"
@@ -21,6 +22,8 @@ struct EvaConfig {
   TilingConfig tiling;  // prefill mode's input-row blocks
   SramConfig oc;        // the output-codebook SRAM, both halves
   VectorConfig vector;  // the vector/special-function unit
+  EnergyConfig energy;
+  AreaConfig area;
 };
 
 }  // namespace eva

@@ -19,7 +19,8 @@ class VqWeights : public WeightSource {
  public:
   VqWeights(const VqFormat& f, const EvaTiler& layout) : m_f(f), m_layout(layout) {}
 
-  Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& t) override {
+  // Timing only (EVA refuses functional prefill): `dst` stays unused.
+  Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& t, std::uint8_t*) override {
     const auto d = static_cast<std::uint64_t>(m_f.vector_dim);
     const std::uint64_t entries = 1ull << m_f.index_bits;
     const std::uint64_t block_k = m_layout.block_rows() * d;
@@ -43,6 +44,8 @@ class VqWeights : public WeightSource {
     }
     return m_last;
   }
+  // The dequantised INT8 tile the array reads.
+  std::uint64_t tile_bytes(const WsTile& t) const override { return t.k * t.n; }
   std::uint64_t tile_buffer_bytes(std::uint64_t rows, std::uint64_t cols) const override {
     // A block of indices for one column tile.
     return static_cast<std::uint64_t>(m_f.codebooks) * m_layout.column_bytes(m_layout.block_rows()) * cols /

@@ -8,7 +8,7 @@ SystolicArray::SystolicArray(const sc_core::sc_module_name& name, const Systolic
     : sc_module(name), m_config(config), m_timing(config), m_clock(clock_mhz) {
   m_tiles = m_stats.add("tiles", "tiles", "weight tiles processed");
   m_busy_cycles = m_stats.add("busy_cycles", "cycles", "cycles charged to weight tiles");
-  m_macs = m_stats.add("macs", "MAC", "INT8 multiply-accumulates issued (including padding of edge tiles)");
+  m_macs = m_stats.add("macs", "MAC", "multiply-accumulates of the weight tiles (their real sizes)");
   m_oc_passes = m_stats.add("oc_passes", "passes", "output-codebook computations in FP16 mode");
   m_fp16_macs = m_stats.add("fp16_macs", "MAC", "FP16 multiply-accumulates (each four INT8 products)");
 }
@@ -26,9 +26,9 @@ void SystolicArray::run_oc(std::uint64_t rows, std::uint64_t d, std::uint64_t en
   wait(m_clock.cycles(cycles));
 }
 
-sc_core::sc_time SystolicArray::run_tile(std::uint64_t m) {
+sc_core::sc_time SystolicArray::run_tile(std::uint64_t m, std::uint64_t macs) {
   m_stats.inc(m_tiles);
-  m_stats.inc(m_macs, static_cast<double>(m * m_timing.rows * m_timing.cols));
+  m_stats.inc(m_macs, static_cast<double>(macs));
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   if (m_timing.mode != WeightLoad::overlapped) {
     const std::uint64_t cycles = m_timing.tile_cycles(m);

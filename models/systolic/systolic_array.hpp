@@ -23,7 +23,8 @@ class SystolicArray : public sc_core::sc_module {
   // Runs a tile of `m` input rows whose weights are in the buffer now. Returns
   // (in simulated time) when the tile's weight buffer slot may be reused;
   // the result is the absolute time its outputs are complete.
-  sc_core::sc_time run_tile(std::uint64_t m);
+  // `macs`: the multiply-accumulates the tile does (its real size).
+  sc_core::sc_time run_tile(std::uint64_t m, std::uint64_t macs);
 
   // FP16 input-stationary mode (EVA's VQ decode): the R x C INT8 array acts as
   // R x C/4 FP16 PEs (one FP16 multiply = four INT8 partial products). R input

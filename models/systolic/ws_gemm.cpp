@@ -10,7 +10,8 @@
 namespace eva {
 
 // The state of one GEMM in flight, shared by its fetch, compute and store
-// threads.
+// threads. Functional runs also hold the bytes of each buffer slot; the free
+// slot indices travel with the counting semaphores that guard them.
 struct GemmPlan {
   GemmPlan(const GemmDescriptor& d, const WsTiler& t, std::uint64_t weight_slots, std::uint64_t output_slots,
            bool whole_input)
@@ -19,22 +20,38 @@ struct GemmPlan {
         whole_block_input(whole_input),
         weight_slots(weight_slots),
         input_block(1),
-        output_slots(output_slots) {}
+        output_slots(output_slots) {
+    for (std::uint64_t i = weight_slots; i-- > 0;) free_weight.push_back(i);
+    for (std::uint64_t i = output_slots; i-- > 0;) free_output.push_back(i);
+  }
   const GemmDescriptor& op;
   const WsTiler& tiler;
   WeightSource* weights = nullptr;
+  WsDatapath* datapath = nullptr;  // functional runs
   // Whole input-row blocks fit in the input buffer: read each block once.
   // Otherwise each tile's input slice travels with its weights.
   bool whole_block_input;
   Slots weight_slots;  // weight (and input-slice) buffer slots
   Slots input_block;   // the input buffer, when it holds whole blocks
   Slots output_slots;  // the output buffer (accumulators)
+  std::vector<std::uint64_t> free_weight, free_output;
   struct Fetched {
-    std::uint64_t tile;
+    std::uint64_t tile, slot;
     Dma::Transfer input, weights;
   };
-  EventQueue<Fetched> ready;                                    // tiles whose fetch has started
-  EventQueue<std::pair<std::uint64_t, sc_core::sc_time>> done;  // finished output tiles
+  struct Done {
+    std::uint64_t tile, slot;
+    sc_core::sc_time at;
+  };
+  EventQueue<Fetched> ready;  // tiles whose fetch has started
+  EventQueue<Done> done;      // finished output tiles
+  // Functional data: per weight slot its weights and input slice; the block's
+  // input rows; per output slot its accumulators.
+  std::vector<std::vector<std::uint8_t>> weight_data, slice_data;
+  std::vector<std::uint8_t> block_data;
+  std::vector<std::vector<double>> acc;
+  std::vector<std::uint8_t> parameters;
+  Dma::Transfer parameter_transfer;
 };
 
 namespace {
@@ -45,7 +62,8 @@ struct Sizing {
 };
 
 Sizing size_buffers(const WsGemmConfig& c, const GemmDescriptor& op, const WeightSource& weights) {
-  const auto rows = static_cast<std::uint64_t>(c.systolic.rows), cols = static_cast<std::uint64_t>(c.systolic.cols);
+  const std::uint64_t rows = c.tile_k ? c.tile_k : static_cast<std::uint64_t>(c.systolic.rows);
+  const std::uint64_t cols = c.tile_n ? c.tile_n : static_cast<std::uint64_t>(c.systolic.cols);
   const std::uint64_t out_buf = static_cast<std::uint64_t>(c.buffers.output_kib) * 1024;
   const std::uint64_t in_buf = static_cast<std::uint64_t>(c.buffers.input_kib) * 1024;
   const std::uint64_t w_buf = static_cast<std::uint64_t>(c.buffers.weight_kib) * 1024;
@@ -79,13 +97,30 @@ Sizing size_buffers(const WsGemmConfig& c, const GemmDescriptor& op, const Weigh
 
 void WsGemm::check(const GemmDescriptor& op, const WeightSource& weights) const { size_buffers(m_config, op, weights); }
 
-std::uint64_t WsGemm::run(const GemmDescriptor& op, WeightSource& weights) {
+WsTiler WsGemm::tiler(const GemmDescriptor& op, std::uint64_t m_tile) const {
+  const std::uint64_t rows = m_config.tile_k ? m_config.tile_k : static_cast<std::uint64_t>(m_config.systolic.rows);
+  const std::uint64_t cols = m_config.tile_n ? m_config.tile_n : static_cast<std::uint64_t>(m_config.systolic.cols);
+  return WsTiler(op.m, op.k, op.n, rows, cols, m_tile, m_config.passes);
+}
+
+std::uint64_t WsGemm::run(const GemmDescriptor& op, WeightSource& weights, WsDatapath* datapath) {
+  if (op.functional && datapath == nullptr) throw std::logic_error("WsGemm: functional run without a datapath");
   const Sizing s = size_buffers(m_config, op, weights);
-  const auto rows = static_cast<std::uint64_t>(m_config.systolic.rows);
-  const auto cols = static_cast<std::uint64_t>(m_config.systolic.cols);
-  const WsTiler tiler(op.m, op.k, op.n, rows, cols, s.m_tile);
+  const WsTiler tiler = this->tiler(op, s.m_tile);
   GemmPlan plan(op, tiler, s.weight_slots, s.output_slots, s.whole_block_input);
   plan.weights = &weights;
+  plan.datapath = datapath;
+  if (op.functional) {
+    plan.weight_data.resize(s.weight_slots);
+    plan.slice_data.resize(s.weight_slots);
+    plan.acc.resize(s.output_slots);
+  }
+  // The datapath's parameters (scales) come first; the first tile waits for them.
+  if (datapath != nullptr && datapath->parameter_bytes(op) > 0) {
+    plan.parameters.assign(datapath->parameter_bytes(op), 0);
+    plan.parameter_transfer = m_dma.start_read(op.codebook_addr, plan.parameters.size(), 1, plan.parameters.size(),
+                                               op.functional ? plan.parameters.data() : nullptr);
+  }
 
   sc_core::sc_process_handle workers[] = {
       sc_core::sc_spawn([this, &plan] { fetch(plan); }, sc_core::sc_gen_unique_name("fetch")),
@@ -104,32 +139,78 @@ void WsGemm::fetch(GemmPlan& plan) {
   for (std::uint64_t i = 0; i < plan.tiler.size(); ++i) {
     const WsTile t = plan.tiler.at(i);
     plan.weight_slots.acquire();
+    const std::uint64_t slot = plan.free_weight.back();
+    plan.free_weight.pop_back();
     if (plan.whole_block_input) {
       if (t.first_in_block) {
         plan.input_block.acquire();
         const std::uint64_t row = packed_bytes(op.k, f.act_bits);
-        input = m_dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k, f.act_bits), row, t.m, row, nullptr);
+        std::uint8_t* dst = nullptr;
+        if (op.functional) {
+          plan.block_data.assign(row * t.m, 0);
+          dst = plan.block_data.data();
+        }
+        input = m_dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k, f.act_bits), row, t.m, row, dst);
+        m_traffic.write(BufferTraffic::input, static_cast<double>(row * t.m * 8));
       }
     } else {
-      input = m_dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k + t.k0, f.act_bits),
-                               packed_bytes(t.k, f.act_bits), t.m, packed_bytes(op.k, f.act_bits), nullptr);
+      const std::uint64_t row = packed_bytes(t.k, f.act_bits);
+      std::uint8_t* dst = nullptr;
+      if (op.functional) {
+        plan.slice_data[slot].assign(row * t.m, 0);
+        dst = plan.slice_data[slot].data();
+      }
+      input = m_dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k + t.k0, f.act_bits), row, t.m,
+                               packed_bytes(op.k, f.act_bits), dst);
+      m_traffic.write(BufferTraffic::input, static_cast<double>(row * t.m * 8));
     }
-    plan.ready.push({i, input, plan.weights->fetch(m_dma, op, t)});
+    std::uint8_t* wdst = nullptr;
+    if (op.functional) {
+      plan.weight_data[slot].assign(plan.weights->tile_bytes(t), 0);
+      wdst = plan.weight_data[slot].data();
+    }
+    m_traffic.write(BufferTraffic::weight, static_cast<double>(plan.weights->tile_bytes(t) * 8));
+    plan.ready.push({i, slot, input, plan.weights->fetch(m_dma, op, t, wdst)});
   }
 }
 
 void WsGemm::compute(GemmPlan& plan) {
+  const FormatConfig& f = m_config.formats;
+  const GemmDescriptor& op = plan.op;
+  std::uint64_t out_slot = 0;
+  Dma::wait_for(plan.parameter_transfer);
+  if (op.functional) plan.datapath->set_parameters(op, plan.parameters);
   for (std::uint64_t done = 0; done < plan.tiler.size(); ++done) {
-    const GemmPlan::Fetched f = plan.ready.pop();
-    Dma::wait_for(f.input);
-    Dma::wait_for(f.weights);
-    const std::uint64_t i = f.tile;
-    const WsTile t = plan.tiler.at(i);
-    if (t.first_k) plan.output_slots.acquire();
-    const sc_core::sc_time outputs_at = m_array.run_tile(t.m);
+    const GemmPlan::Fetched in = plan.ready.pop();
+    Dma::wait_for(in.input);
+    Dma::wait_for(in.weights);
+    const WsTile t = plan.tiler.at(in.tile);
+    if (t.first_k) {
+      plan.output_slots.acquire();
+      out_slot = plan.free_output.back();
+      plan.free_output.pop_back();
+      if (op.functional) plan.acc[out_slot].assign(t.m * t.n, 0.0);
+    }
+    // Each tile reads its weights and input rows from the buffers and reads
+    // and writes its partial sums (the first reduction tile only writes).
+    m_traffic.read(BufferTraffic::weight, static_cast<double>(plan.weights->tile_bytes(t) * 8));
+    m_traffic.read(BufferTraffic::input, static_cast<double>(packed_bytes(t.m * t.k, f.act_bits) * 8));
+    const double partial_bits = static_cast<double>(packed_bytes(t.m * t.n, f.acc_bits) * 8);
+    if (!t.first_k) m_traffic.read(BufferTraffic::output, partial_bits);
+    m_traffic.write(BufferTraffic::output, partial_bits);
+    if (op.functional) {
+      if (plan.whole_block_input)
+        plan.datapath->tile(t, plan.block_data.data(), t.k0, op.k, plan.weight_data[in.slot].data(),
+                            plan.acc[out_slot].data());
+      else
+        plan.datapath->tile(t, plan.slice_data[in.slot].data(), 0, t.k, plan.weight_data[in.slot].data(),
+                            plan.acc[out_slot].data());
+    }
+    const sc_core::sc_time outputs_at = m_array.run_tile(t.m, t.m * t.k * t.n);
+    plan.free_weight.push_back(in.slot);
     plan.weight_slots.release();
     if (plan.whole_block_input && t.last_in_block) plan.input_block.release();
-    if (t.last_k) plan.done.push({i, outputs_at});
+    if (t.last_k) plan.done.push({in.tile, out_slot, outputs_at});
   }
 }
 
@@ -137,12 +218,20 @@ void WsGemm::store(GemmPlan& plan) {
   const FormatConfig& f = m_config.formats;
   const GemmDescriptor& op = plan.op;
   const std::uint64_t stores = plan.tiler.blocks() * plan.tiler.n_tiles();
+  std::vector<std::uint8_t> out;
   for (std::uint64_t s = 0; s < stores; ++s) {
-    const auto [i, outputs_at] = plan.done.pop();
-    if (outputs_at > sc_core::sc_time_stamp()) sc_core::wait(outputs_at - sc_core::sc_time_stamp());
-    const WsTile t = plan.tiler.at(i);
-    m_dma.write_2d(op.out_addr + packed_bytes(t.m0 * op.n + t.n0, f.out_bits), packed_bytes(t.n, f.out_bits), t.m,
-                   packed_bytes(op.n, f.out_bits), nullptr);
+    const GemmPlan::Done d = plan.done.pop();
+    if (d.at > sc_core::sc_time_stamp()) sc_core::wait(d.at - sc_core::sc_time_stamp());
+    const WsTile t = plan.tiler.at(d.tile);
+    const std::uint64_t row = packed_bytes(t.n, f.out_bits);
+    if (op.functional) {
+      out.assign(row * t.m, 0);
+      plan.datapath->finish(t, plan.acc[d.slot].data(), out.data());
+    }
+    m_traffic.read(BufferTraffic::output, static_cast<double>(packed_bytes(t.m * t.n, f.acc_bits) * 8));
+    m_dma.write_2d(op.out_addr + packed_bytes(t.m0 * op.n + t.n0, f.out_bits), row, t.m,
+                   packed_bytes(op.n, f.out_bits), op.functional ? out.data() : nullptr);
+    plan.free_output.push_back(d.slot);
     plan.output_slots.release();
   }
 }

@@ -10,9 +10,14 @@
 // convention (systolic.weight_load); `store` writes each finished block of
 // outputs back once the array has produced it. Buffer capacity bounds how far
 // fetch runs ahead; the DRAM model bounds the DMA.
+//
+// Functional runs move real bytes and hand each tile to a WsDatapath, the
+// arithmetic of the accelerator's processing elements.
 #include <cstdint>
+#include <vector>
 
 #include "common/accel_config.hpp"
+#include "common/energy.hpp"
 #include "common/op_descriptor.hpp"
 #include "dma/dma.hpp"
 #include "systolic/systolic_array.hpp"
@@ -25,6 +30,11 @@ struct WsGemmConfig {
   BufferConfig buffers;
   FormatConfig formats;
   TilingConfig tiling;
+  // The weight tile one array step takes, K x N: 0 means the array's rows x
+  // cols. A LUT-based array covers more weights per step than it has PEs.
+  std::uint64_t tile_k = 0, tile_n = 0;
+  // Passes the array makes over each weight tile (bit-serial bit-plane groups).
+  std::uint64_t passes = 1;
 };
 
 // Where a weight tile comes from. fetch() starts what the tile needs from
@@ -32,19 +42,44 @@ struct WsGemmConfig {
 class WeightSource {
  public:
   virtual ~WeightSource() = default;
-  virtual Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& tile) = 0;
+  // `dst`: where the tile's bytes go (functional runs), or null.
+  virtual Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& tile, std::uint8_t* dst) = 0;
   // Bytes of one R x C tile in the weight buffer, for sizing its slots.
   virtual std::uint64_t tile_buffer_bytes(std::uint64_t rows, std::uint64_t cols) const = 0;
+  // Bytes of the tile as fetched (functional runs size their buffers by it).
+  virtual std::uint64_t tile_bytes(const WsTile& t) const = 0;
 };
 
-// Dense weights, `bits` each, stored tile-major (see WsTiler).
+// The arithmetic of the processing elements, for functional runs. Accumulators
+// are doubles wide enough for every datapath's exact integer sums; a datapath
+// with floating-point accumulators rounds them itself.
+class WsDatapath {
+ public:
+  virtual ~WsDatapath() = default;
+  // Per-operation parameters (scales) that sit in DRAM at op.codebook_addr,
+  // read before the first tile; `bytes` of them (0: none).
+  virtual std::uint64_t parameter_bytes(const GemmDescriptor& op) const = 0;
+  virtual void set_parameters(const GemmDescriptor& op, const std::vector<std::uint8_t>& bytes) = 0;
+  // acc[mm * t.n + nn] += x[mm][kk] * W[kk][nn] over the tile, where x element
+  // (mm, kk) is element `first + mm * row_elems + kk` of `input` (memory
+  // format) and `weights` holds the tile as its WeightSource fetched it.
+  virtual void tile(const WsTile& t, const std::uint8_t* input, std::uint64_t first, std::uint64_t row_elems,
+                    const std::uint8_t* weights, double* acc) = 0;
+  // The finished accumulators of a t.m x t.n output tile, written as outputs
+  // (t.m rows of t.n elements, memory format, rows packed) into `out`.
+  virtual void finish(const WsTile& t, const double* acc, std::uint8_t* out) = 0;
+};
+
+// Dense weights, `bits` each, stored tile-major (see WsTiler); within a tile,
+// row-major K x N.
 class DenseWeights : public WeightSource {
  public:
   explicit DenseWeights(int bits) : m_bits(bits) {}
-  Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& t) override {
+  Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& t, std::uint8_t* dst) override {
     const std::uint64_t bytes = packed_bytes(t.k * t.n, m_bits);
-    return dma.start_read(op.weight_addr + packed_bytes(t.weight_offset, m_bits), bytes, 1, bytes, nullptr);
+    return dma.start_read(op.weight_addr + packed_bytes(t.weight_offset, m_bits), bytes, 1, bytes, dst);
   }
+  std::uint64_t tile_bytes(const WsTile& t) const override { return packed_bytes(t.k * t.n, m_bits); }
   std::uint64_t tile_buffer_bytes(std::uint64_t rows, std::uint64_t cols) const override {
     return packed_bytes(rows * cols, m_bits);
   }
@@ -57,13 +92,15 @@ struct GemmPlan;
 
 class WsGemm {
  public:
-  WsGemm(Dma& dma, SystolicArray& array, const WsGemmConfig& config) : m_dma(dma), m_array(array), m_config(config) {}
+  WsGemm(Dma& dma, SystolicArray& array, BufferTraffic& traffic, const WsGemmConfig& config)
+      : m_dma(dma), m_array(array), m_traffic(traffic), m_config(config) {}
 
   // Throws InputError when the GEMM cannot be tiled into the buffers.
   void check(const GemmDescriptor& op, const WeightSource& weights) const;
-  // Runs one GEMM (timing only) from a SystemC thread; returns the array's
-  // cycles with memory never late.
-  std::uint64_t run(const GemmDescriptor& op, WeightSource& weights);
+  // Runs one GEMM from a SystemC thread; returns the array's cycles with
+  // memory never late. Functional operations need a datapath.
+  std::uint64_t run(const GemmDescriptor& op, WeightSource& weights, WsDatapath* datapath = nullptr);
+  WsTiler tiler(const GemmDescriptor& op, std::uint64_t m_tile) const;
 
  private:
   void fetch(GemmPlan& plan);
@@ -72,6 +109,7 @@ class WsGemm {
 
   Dma& m_dma;
   SystolicArray& m_array;
+  BufferTraffic& m_traffic;
   const WsGemmConfig m_config;
 };
 

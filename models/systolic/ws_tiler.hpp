@@ -1,8 +1,10 @@
 #pragma once
 // Tiling of a GEMM for a weight-stationary array: blocks of at most m_tile
 // input rows (outer), then output-column tiles of C, then reduction tiles of R
-// (inner, so partial sums stay in the output buffer). Tiles are computed from
-// their index, so a plan costs no memory whatever the shape.
+// (inner, so partial sums stay in the output buffer), then passes over the
+// same tile (bit-serial arrays take a tile's weight bit-planes in several
+// passes). Tiles are computed from their index, so a plan costs no memory
+// whatever the shape.
 //
 // Weights are stored tile-major in (column tile, reduction tile) order, each
 // tile packed without padding: the array reads DRAM sequentially and edge
@@ -20,6 +22,7 @@ struct WsTile {
   std::uint64_t m0 = 0, m = 0;  // input rows
   std::uint64_t k0 = 0, k = 0;  // reduction rows of the tile
   std::uint64_t n0 = 0, n = 0;  // output columns of the tile
+  std::uint64_t pass = 0;       // pass over this (k, n) tile
   bool first_k = false, last_k = false;
   bool first_in_block = false, last_in_block = false;
   std::uint64_t weight_offset = 0;  // in elements from the start of W
@@ -28,7 +31,7 @@ struct WsTile {
 class WsTiler {
  public:
   WsTiler(std::uint64_t m, std::uint64_t k, std::uint64_t n, std::uint64_t rows, std::uint64_t cols,
-          std::uint64_t m_tile)
+          std::uint64_t m_tile, std::uint64_t passes = 1)
       : m_m(m),
         m_k(k),
         m_n(n),
@@ -36,10 +39,11 @@ class WsTiler {
         m_cols(cols),
         m_blocks(ceil_div(m, m_tile)),
         m_ktiles(ceil_div(k, rows)),
-        m_ntiles(ceil_div(n, cols)) {}
+        m_ntiles(ceil_div(n, cols)),
+        m_passes(passes) {}
 
   std::uint64_t size() const { return m_blocks * tiles_per_block(); }
-  std::uint64_t tiles_per_block() const { return m_ktiles * m_ntiles; }
+  std::uint64_t tiles_per_block() const { return m_ktiles * m_ntiles * m_passes; }
   std::uint64_t blocks() const { return m_blocks; }
   std::uint64_t n_tiles() const { return m_ntiles; }
 
@@ -51,15 +55,16 @@ class WsTiler {
     WsTile t;
     t.block = i / tiles_per_block();
     const std::uint64_t r = i % tiles_per_block();
-    const std::uint64_t nt = r / m_ktiles, kt = r % m_ktiles;
+    const std::uint64_t nt = r / (m_ktiles * m_passes), kt = r / m_passes % m_ktiles;
+    t.pass = r % m_passes;
     t.m0 = block_start(t.block);
     t.m = block_rows(t.block);
     t.k0 = kt * m_rows;
     t.k = std::min(m_rows, m_k - t.k0);
     t.n0 = nt * m_cols;
     t.n = std::min(m_cols, m_n - t.n0);
-    t.first_k = kt == 0;
-    t.last_k = kt + 1 == m_ktiles;
+    t.first_k = kt == 0 && t.pass == 0;
+    t.last_k = kt + 1 == m_ktiles && t.pass + 1 == m_passes;
     t.first_in_block = r == 0;
     t.last_in_block = r + 1 == tiles_per_block();
     t.weight_offset = t.n0 * m_k + t.k0 * t.n;
@@ -74,7 +79,7 @@ class WsTiler {
   }
 
  private:
-  std::uint64_t m_m, m_k, m_n, m_rows, m_cols, m_blocks, m_ktiles, m_ntiles;
+  std::uint64_t m_m, m_k, m_n, m_rows, m_cols, m_blocks, m_ktiles, m_ntiles, m_passes;
 };
 
 }  // namespace eva

@@ -56,7 +56,19 @@ VqConflictAccelerator::VqConflictAccelerator(const sc_core::sc_module_name& name
 
 std::vector<const StatGroup*> VqConflictAccelerator::stat_groups() {
   codebook.flush_stats();
-  return {&dma.stats(), &m_stats, &codebook.stats()};
+  return {&dma.stats(), &m_stats, &codebook.stats(), &m_traffic.stats()};
+}
+
+Breakdown VqConflictAccelerator::energy_breakdown_j(double seconds) const {
+  const EnergyConfig& e = m_config.energy;
+  const double cycle_s = 1e-6 / m_config.clock_mhz;
+  // The lanes and their multiply-add datapath work in the lookup cycles.
+  return {{"array", block_energy_j(e, e.array_w, m_stats.get(m_cycles) * cycle_s, seconds)},
+          {"buffers", m_traffic.energy_j(e) + e.sram_leakage_w * seconds}};
+}
+
+Breakdown VqConflictAccelerator::area_breakdown_mm2() const {
+  return {{"array", m_config.area.array_mm2}, {"buffers", m_config.area.buffer_mm2}};
 }
 
 std::uint64_t VqConflictAccelerator::word_address(std::uint64_t group, int c, std::uint64_t e, std::uint64_t word,
@@ -122,6 +134,7 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
     return (f.group_k ? v * d / static_cast<std::uint64_t>(f.group_k) : 0) * gn +
            (f.group_n ? j / static_cast<std::uint64_t>(f.group_n) : 0);
   };
+  const double lookups_before = m_stats.get(m_lookups);
   std::vector<half_bits> x(op.functional ? op.m * op.k : 0), cbs(op.functional ? groups * C * entries * d : 0);
   const Dma::Transfer tx = dma.start_read(op.act_addr, op.m * op.k * 2, 1, op.m * op.k * 2,
                                           op.functional ? reinterpret_cast<std::uint8_t*>(x.data()) : nullptr);
@@ -208,6 +221,19 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
     slots.release();
   }
   if (!fetcher.terminated()) wait(fetcher.terminated_event());
+  // Buffer traffic: activations, codebooks and indices land once; each lookup
+  // reads its centroid, broadcasts d activations of every input row and
+  // updates every row's accumulator.
+  const double looked = m_stats.get(m_lookups) - lookups_before;
+  const double index_bits = static_cast<double>(operand_bytes(op.m, op.n, op.k).weights * 8);
+  m_traffic.write(BufferTraffic::input, static_cast<double>(op.m * op.k * 16));
+  m_traffic.read(BufferTraffic::input, looked * static_cast<double>(op.m * d * 16));
+  m_traffic.write(BufferTraffic::codebook, static_cast<double>(groups * C * entries * d * 16));
+  m_traffic.read(BufferTraffic::codebook, looked * static_cast<double>(d * 16));
+  m_traffic.write(BufferTraffic::weight, index_bits);
+  m_traffic.read(BufferTraffic::weight, index_bits);
+  m_traffic.read(BufferTraffic::output, looked * static_cast<double>(op.m * 32));
+  m_traffic.write(BufferTraffic::output, looked * static_cast<double>(op.m * 32));
   std::vector<half_bits> out(op.functional ? y.size() : 0);
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = float_to_half(y[i]);
   dma.write(op.out_addr, op.m * op.n * 2, op.functional ? reinterpret_cast<const std::uint8_t*>(out.data()) : nullptr);

@@ -40,6 +40,8 @@ class VqConflictAccelerator : public Accelerator {
   std::vector<const StatGroup*> stat_groups() override;
   std::uint64_t bank_conflict_cycles() const override { return codebook.conflict_cycles(); }
   std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const override;
+  Breakdown energy_breakdown_j(double seconds) const override;
+  Breakdown area_breakdown_mm2() const override;
 
  private:
   static SramConfig codebook_sram(const VqConflictConfig& c);
@@ -52,6 +54,7 @@ class VqConflictAccelerator : public Accelerator {
   const std::uint64_t m_words_per_entry;
   std::mt19937_64 m_rng;
   StatGroup m_stats{"lookup"};
+  BufferTraffic m_traffic;
   std::size_t m_lookups, m_cycles;
 };
 

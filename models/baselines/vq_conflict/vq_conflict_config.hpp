@@ -1,6 +1,7 @@
 #pragma once
 #include "common/accel_config.hpp"
 #include "common/config.hpp"
+#include "common/energy.hpp"
 #include "common/vq_format.hpp"
 #include "dma/dma_config.hpp"
 
@@ -41,6 +42,8 @@ struct VqConflictConfig {
   DmaConfig dma;
   BufferConfig buffers;
   LookupConfig lookup;
+  EnergyConfig energy;
+  AreaConfig area;
 };
 
 }  // namespace eva

@@ -1,0 +1,112 @@
+#include "baselines/figna/figna_accelerator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "baselines/figna/prealign.hpp"
+#include "common/error.hpp"
+#include "common/int_quant.hpp"
+#include "systolic/tile_layout.hpp"
+
+namespace eva {
+
+namespace {
+
+class FignaDatapath : public WsDatapath {
+ public:
+  FignaDatapath(const FormatConfig& f, const FignaConfig& c) : m_f(f), m_c(c) {}
+
+  std::uint64_t parameter_bytes(const GemmDescriptor& op) const override { return 8 * op.n; }
+  void set_parameters(const GemmDescriptor& op, const std::vector<std::uint8_t>& bytes) override {
+    m_scale.resize(op.n);
+    m_zero.resize(op.n);
+    std::memcpy(m_scale.data(), bytes.data(), op.n * 4);
+    std::memcpy(m_zero.data(), bytes.data() + op.n * 4, op.n * 4);
+  }
+  void tile(const WsTile& t, const std::uint8_t* input, std::uint64_t first, std::uint64_t row_elems,
+            const std::uint8_t* weights, double* acc) override {
+    std::vector<half_bits> a(t.k);
+    std::vector<std::int32_t> w(t.k);
+    for (std::uint64_t mm = 0; mm < t.m; ++mm) {
+      std::memcpy(a.data(), input + 2 * (first + mm * row_elems), t.k * 2);
+      const figna::AlignedBlock block = figna::align_block(a.data(), t.k, m_c.guard_bits);
+      for (std::uint64_t nn = 0; nn < t.n; ++nn) {
+        const auto z = static_cast<std::int32_t>(m_zero[t.n0 + nn]);
+        for (std::uint64_t kk = 0; kk < t.k; ++kk)
+          w[kk] = static_cast<std::int32_t>(unpack_index(weights, kk * t.n + nn, m_f.weight_bits)) - z;
+        const auto part = static_cast<float>(figna::block_value(figna::int_dot(block, w.data()), block.e_max, block.guard));
+        float y = static_cast<float>(acc[mm * t.n + nn]);
+        y += part * m_scale[t.n0 + nn];
+        acc[mm * t.n + nn] = y;
+      }
+    }
+  }
+  void finish(const WsTile& t, const double* acc, std::uint8_t* out) override {
+    for (std::uint64_t i = 0; i < t.m * t.n; ++i) {
+      const half_bits h = float_to_half(static_cast<float>(acc[i]));
+      std::memcpy(out + 2 * i, &h, 2);
+    }
+  }
+
+ private:
+  FormatConfig m_f;
+  FignaConfig m_c;
+  std::vector<float> m_scale, m_zero;
+};
+
+}  // namespace
+
+FignaAccelerator::FignaAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config,
+                                   const FignaConfig& figna)
+    : WsAccelerator(name, config, WsGemmConfig{config.systolic, config.buffers, config.formats, config.tiling}) {
+  install(std::make_unique<DenseWeights>(config.formats.weight_bits),
+          std::make_unique<FignaDatapath>(config.formats, figna));
+}
+
+void FignaAccelerator::check(const GemmDescriptor& op) const {
+  if (m_config.formats.act_bits != 16 || m_config.formats.out_bits != 16)
+    throw InputError("figna: formats.act_bits and formats.out_bits must be 16 (FP16 activations and outputs)");
+  if (m_config.formats.weight_bits > 8)
+    throw InputError(fmt::format("formats.weight_bits: {}; figna takes 1- to 8-bit integer weights",
+                                 m_config.formats.weight_bits));
+  WsAccelerator::check(op);
+}
+
+EncodedGemm FignaAccelerator::encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m,
+                                          std::uint64_t n, std::uint64_t k) const {
+  const int q = m_config.formats.weight_bits;
+  const AsymmetricColumns aq = quantize_asymmetric_columns(w, k, n, q);
+  const std::vector<std::uint32_t>& codes = aq.codes;
+  const std::vector<float>& scale = aq.scale;
+  const std::vector<float>& zero = aq.zero;
+  EncodedGemm e;
+  e.weights = pack_tile_major(codes, k, n, static_cast<std::uint64_t>(m_config.systolic.rows),
+                              static_cast<std::uint64_t>(m_config.systolic.cols), q);
+  e.parameters.resize(8 * n);
+  std::memcpy(e.parameters.data(), scale.data(), 4 * n);
+  std::memcpy(e.parameters.data() + 4 * n, zero.data(), 4 * n);
+  std::vector<half_bits> xh(m * k);
+  for (std::uint64_t i = 0; i < m * k; ++i) xh[i] = float_to_half(x[i]);
+  e.activations.resize(2 * m * k);
+  std::memcpy(e.activations.data(), xh.data(), e.activations.size());
+  e.reference.assign(m * n, 0.0);
+  for (std::uint64_t i = 0; i < m; ++i)
+    for (std::uint64_t j = 0; j < n; ++j) {
+      double y = 0.0;
+      for (std::uint64_t kk = 0; kk < k; ++kk)
+        y += static_cast<double>(half_to_float(xh[i * k + kk])) * static_cast<double>(scale[j]) *
+             (static_cast<double>(codes[kk * n + j]) - static_cast<double>(zero[j]));
+      e.reference[i * n + j] = y;
+    }
+  e.decode_output = [count = m * n](const std::vector<std::uint8_t>& bytes) {
+    return fp16_bytes_to_doubles(bytes, count);
+  };
+  e.format = fmt::format("FP16 pre-aligned per {}-activation block, INT{} weights (per-channel scale and zero)",
+                         m_config.systolic.rows, q);
+  return e;
+}
+
+}  // namespace eva

@@ -1,0 +1,86 @@
+#pragma once
+// The skeleton of every accelerator built around a weight-stationary array
+// (sa, ant, figna, figlut): a DMA toward memory, the array, the vector unit
+// and the on-chip buffers, run by the shared GEMM control (WsGemm). Each
+// baseline (models/baselines/<name>) brings its weight format (a
+// WeightSource) and its processing elements' arithmetic (a WsDatapath).
+#include <cstdint>
+#include <memory>
+
+#include <systemc>
+
+#include "common/accel_config.hpp"
+#include "common/accelerator.hpp"
+#include "common/clock.hpp"
+#include "common/energy.hpp"
+#include "dma/dma.hpp"
+#include "systolic/systolic_array.hpp"
+#include "systolic/ws_gemm.hpp"
+#include "vector/vector_config.hpp"
+#include "vector/vector_unit.hpp"
+
+namespace eva {
+
+struct WsAcceleratorConfig {
+  double clock_mhz = 500.0;  // EVA paper and artifact FREQ_HZ (BRIEF section 3)
+  SystolicConfig systolic;
+  DmaConfig dma;
+  BufferConfig buffers;
+  FormatConfig formats;
+  TilingConfig tiling;
+  VectorConfig vector;
+  EnergyConfig energy;
+  AreaConfig area;
+};
+
+class WsAccelerator : public Accelerator {
+ public:
+  Dma dma;
+  SystolicArray array;
+  VectorUnit vector;
+
+  WsAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config, const WsGemmConfig& gemm);
+  WsAccelerator(const WsAccelerator&) = delete;
+  WsAccelerator& operator=(const WsAccelerator&) = delete;
+
+  tlm::tlm_initiator_socket<>& memory_socket() override { return dma.initiator_socket; }
+  // Activations, weights and outputs in the config's formats, plus the
+  // datapath's per-operation parameters (scales) as `codebooks`.
+  OperandBytes operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const override;
+  // Throws InputError when the GEMM cannot be tiled into this accelerator's
+  // buffers (a config that is too small for the shape).
+  void check(const GemmDescriptor& op) const override;
+  // Runs one GEMM; blocks the calling SystemC thread until its outputs are in
+  // DRAM. Returns the array's cycles with memory never late.
+  std::uint64_t execute(const GemmDescriptor& op) override;
+  std::uint64_t execute_vector(const VectorDescriptor& op) override;
+  void check(const VectorDescriptor&) const override {}
+  std::vector<const StatGroup*> stat_groups() override;
+  Breakdown energy_breakdown_j(double seconds) const override;
+  Breakdown area_breakdown_mm2() const override;
+
+  // The weight format and the PE arithmetic of this accelerator.
+  WeightSource& weights() { return *m_weights; }
+  WsDatapath& datapath() { return *m_datapath; }
+
+ protected:
+  // Derived constructors install their format and datapath.
+  void install(std::unique_ptr<WeightSource> weights, std::unique_ptr<WsDatapath> datapath) {
+    m_weights = std::move(weights);
+    m_datapath = std::move(datapath);
+  }
+  // The cycles the array datapath worked (its energy follows them).
+  virtual double array_busy_cycles() const;
+  virtual std::uint64_t weight_bytes(std::uint64_t n, std::uint64_t k) const;
+
+  const WsAcceleratorConfig m_config;
+  const ClockDomain m_clock;
+  BufferTraffic m_traffic;
+  WsGemm m_gemm;
+
+ private:
+  std::unique_ptr<WeightSource> m_weights;
+  std::unique_ptr<WsDatapath> m_datapath;
+};
+
+}  // namespace eva
