@@ -141,9 +141,6 @@ TEST_CASE("Bad input: output directory that does not exist") {
 TEST_CASE("Bad input: operands larger than the DRAM") {
   rejects({"gemm", "--arch", "sa", "--m", "1", "--n", "16000000", "--k", "16000000"}, "more than dram.capacity_gib");
 }
-TEST_CASE("Architectures whose model comes later say so and exit 2") {
-  rejects({"gemm", "--arch", "figlut", "--m", "1", "--n", "64", "--k", "64"}, "not built yet");
-}
 TEST_CASE("Commands whose model comes later say so and exit 2") {
   rejects({"run", "--arch", "sa", "--model", "llama2-7b"}, "not built yet");
   rejects({"validate"}, "not built yet");

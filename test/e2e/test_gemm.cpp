@@ -34,9 +34,19 @@ TEST_CASE("gemm --arch sa writes a report with the contract's keys") {
   REQUIRE(j["ops"].size() == 1);
   for (const char* key : {"name", "m", "n", "k", "cycles", "dram_bytes_read"}) CHECK(j["ops"][0].contains(key));
   CHECK(j["ops"][0]["n"] == 4096);
-  CHECK(j["dram_bytes_read"] == 4096 * 4096 + 4096);
+  CHECK(j["dram_bytes_read"] == 4096 * 4096 + 4096 + 4 * (2 + 4096));  // weights, x, float32 scales
   CHECK(j["dram_bytes_written"] == 4096);
   CHECK(j["seconds"].get<double>() == Approx(j["cycles"].get<double>() / 500e6));
+  // Energy: the modules' breakdown sums to the total; derived figures follow.
+  REQUIRE(j["energy_j"].is_number());
+  double sum = 0.0;
+  for (const auto& [module, joules] : j["energy_breakdown_j"].items()) sum += joules.get<double>();
+  CHECK(sum == Approx(j["energy_j"].get<double>()));
+  for (const char* module : {"array", "buffers", "vector", "dram"}) CHECK(j["energy_breakdown_j"].contains(module));
+  CHECK(j["gops"].get<double>() == Approx(2.0 * 4096 * 4096 / j["seconds"].get<double>() * 1e-9));
+  CHECK(j["gops_per_w"].get<double>() == Approx(2.0 * 4096 * 4096 / j["energy_j"].get<double>() * 1e-9));
+  CHECK(j["area_mm2"].get<double>() == Approx(0.330688512 + 0.063380772 + 0.861716551149));
+  CHECK(j["energy_per_token_j"].get<double>() == Approx(j["energy_j"].get<double>()));  // M = 1
 }
 
 TEST_CASE("gemm cycles equal the formula of each weight_load mode with fast memory") {
@@ -70,7 +80,7 @@ TEST_CASE("gemm --csv writes one row with the report's columns") {
 TEST_CASE("Regression: gemm reports match the checked-in expected figures") {
   // Deterministic figures only (not sim_wall_s). Regenerate with
   // scripts/update-expected.sh when a model change is intended.
-  std::ifstream in(std::string(EVA_EXPECTED_DIR) + "/gemm_sa.json");
+  std::ifstream in(std::string(EVA_EXPECTED_DIR) + "/gemm.json");
   REQUIRE(in);
   const auto expected = nlohmann::json::parse(in);
   for (const auto& c : expected["cases"]) {
@@ -84,6 +94,7 @@ TEST_CASE("Regression: gemm reports match the checked-in expected figures") {
     for (const char* key : {"cycles", "dram_bytes_read", "dram_bytes_written", "sram_bank_conflict_cycles"})
       CHECK(got[key] == c["report"][key]);
     CHECK(got["dram_bw_utilization"].get<double>() == Approx(c["report"]["dram_bw_utilization"].get<double>()));
+    CHECK(got["energy_j"].get<double>() == Approx(c["report"]["energy_j"].get<double>()).epsilon(1e-9));
   }
 }
 

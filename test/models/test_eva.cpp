@@ -199,11 +199,6 @@ TEST_CASE("EVA's vector unit: passes x rows x ceil(cols / lanes) + pipeline, ope
   CHECK(r.ops[1].dram_bytes_written == 4096 * 2);
 }
 
-TEST_CASE("Only EVA has a vector unit model so far") {
-  Platform platform("vp", arch("sa"));
-  CHECK_THROWS_AS(platform.add(VectorDescriptor{}), InputError);
-}
-
 // The conflicting-VQ baseline decodes the same formats to the same numbers.
 TEST_CASE("vq-conflict 2x8, M = 1, matches the float64 reference") {
   matches_reference("vq-conflict", random_case(1, 1000, 333, 2, 8, 8), false);

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "arch_config.hpp"
+#include "platform.hpp"
 #include "sim_check.hpp"
 #include "simulate.hpp"
 
@@ -104,7 +105,13 @@ TEST_CASE("DRAM latency delays the first tile but the stream hides it") {
   CHECK(r.cycles < compute + 250 + 600);  // but not per tile
 }
 
-TEST_CASE("DRAM traffic: weights once, activations once when they fit, outputs once") {
+// Per-operation parameters: float32 activation and output scales, then one
+// weight scale per output channel (baselines/sa/int_datapath.hpp).
+namespace {
+std::uint64_t sa_parameters(std::uint64_t n) { return 4 * (2 + n); }
+}  // namespace
+
+TEST_CASE("DRAM traffic: weights once, activations once when they fit, outputs once, scales once") {
   const Report r = run(sa("paper"));
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     const auto& s = shapes[i];
@@ -112,7 +119,7 @@ TEST_CASE("DRAM traffic: weights once, activations once when they fit, outputs o
     const std::uint64_t blocks = cdiv(s.m, 1024);
     const bool act_fits = (s.m / blocks) * s.k <= 256 * 1024;  // input buffer
     const std::uint64_t act = act_fits ? s.m * s.k : cdiv(s.n, 32) * s.m * s.k;
-    CHECK(r.ops[i].dram_bytes_read == blocks * s.k * s.n + act);
+    CHECK(r.ops[i].dram_bytes_read == blocks * s.k * s.n + act + sa_parameters(s.n));
     CHECK(r.ops[i].dram_bytes_written == s.m * s.n);
   }
 }
@@ -121,18 +128,19 @@ TEST_CASE("Activations that do not fit the input buffer are re-read per output t
   ArchRequest req;
   req.arch = "sa";
   const Report r = simulate_gemm(load_arch(req), GemmShape{1024, 64, 4096});  // 4 MiB of activations
-  CHECK(r.dram_bytes_read == 4096ull * 64 + 2 * 1024ull * 4096);
+  CHECK(r.dram_bytes_read == 4096ull * 64 + 2 * 1024ull * 4096 + sa_parameters(64));
 }
 
-// ant and figna run on the same dense weight-stationary accelerator with
-// their formats and per-tile overheads (EVA artifact baselines.yaml).
+// ant and figna run on the same weight-stationary skeleton with their formats
+// and per-tile overheads (EVA artifact baselines.yaml).
 TEST_CASE("ant: A8W8 with 2 cycles per tile for its decoders") {
   ArchRequest req;
   req.arch = "ant";
   req.sets = {"dram.bandwidth_gbps=1e6"};
   const Report r = simulate_gemm(load_arch(req), GemmShape{1, 1000, 700});
   CHECK(r.ops[0].cycles == cdiv(700, 32) * cdiv(1000, 32) * (1 + 64 + 2));
-  CHECK(r.dram_bytes_read == 700ull * 1000 + 700);
+  // Parameters: 4 bytes of types, float32 alpha_a and s_y, alpha_w per channel.
+  CHECK(r.dram_bytes_read == 700ull * 1000 + 700 + 4 + 4 * (2 + 1000));
   CHECK(r.dram_bytes_written == 1000);
 }
 
@@ -142,6 +150,25 @@ TEST_CASE("figna: A16W4 with 4 cycles per tile for pre-alignment") {
   req.sets = {"dram.bandwidth_gbps=1e6"};
   const Report r = simulate_gemm(load_arch(req), GemmShape{1, 1000, 700});
   CHECK(r.ops[0].cycles == cdiv(700, 32) * cdiv(1000, 32) * (1 + 64 + 4));
-  CHECK(r.dram_bytes_read == 700ull * 1000 / 2 + 700 * 2);  // 4-bit weights, FP16 activations
+  // 4-bit weights, FP16 activations, float32 scale and zero per channel.
+  CHECK(r.dram_bytes_read == 700ull * 1000 / 2 + 700 * 2 + 8 * 1000);
   CHECK(r.dram_bytes_written == 1000ull * 2);               // 16-bit outputs
+}
+
+TEST_CASE("sa runs vector operations on its vector unit, reading and writing FP16") {
+  Platform platform("vp", sa("paper"));
+  VectorDescriptor v;
+  v.op = VectorOp::rmsnorm;
+  v.rows = 4;
+  v.cols = 4096;
+  v.in_addr = 0;
+  v.out_addr = 1 << 20;
+  platform.add(v);
+  sc_core::sc_start();
+  const Report r = platform.report();
+  CHECK(r.ops[0].compute_cycles == r.stats["vector"]["busy_cycles"]["value"].get<double>());
+  CHECK(r.ops[0].compute_cycles > 0);
+  CHECK(r.dram_bytes_read == 4 * 4096 * 2);
+  CHECK(r.dram_bytes_written == 4 * 4096 * 2);
+  CHECK(r.energy_breakdown_j.at("vector") > 0.0);
 }

@@ -1,0 +1,165 @@
+// The dense baselines (sa, ant, figna, figlut) on the platform: functional
+// runs against float64 references, the cycle conventions of their folders'
+// READMEs, and the energy model's arithmetic. One platform per test case.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "arch_config.hpp"
+#include "sim_check.hpp"
+#include "simulate.hpp"
+
+using namespace eva;
+
+namespace {
+
+ArchConfig arch(const std::string& name, std::vector<std::string> sets = {}) {
+  ArchRequest r;
+  r.arch = name;
+  r.sets = std::move(sets);
+  return load_arch(r);
+}
+
+std::uint64_t cdiv(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+// K and N not multiples of any tile; several input rows.
+const GemmShape odd{3, 100, 200};
+
+// Integer outputs: every output within half an output step of the reference
+// (the requantisation is the only rounding after exact integer sums).
+void within_half_output_step(const Report& r, int out_bits) {
+  const auto& f = r.functional;
+  INFO(f.dump());
+  const double step = f["reference_max_abs"].get<double>() / static_cast<double>((1 << (out_bits - 1)) - 1);
+  CHECK(f["max_abs_error"].get<double>() <= 0.5 * step * (1 + 1e-6));
+  CHECK(f["relative_l2_error"].get<double>() < 0.01);
+}
+
+// FP16 outputs of FP32 sums: within FP16 rounding of the reference.
+void within_fp16(const Report& r, double bound = 5e-4) {
+  const auto& f = r.functional;
+  INFO(f.dump());
+  CHECK(f["relative_l2_error"].get<double>() < bound);
+  CHECK(f["max_abs_error"].get<double>() <= f["reference_max_abs"].get<double>() * std::ldexp(1.0, -10));
+}
+
+Report functional(const ArchConfig& c, const GemmShape& s, std::uint64_t seed = 7) {
+  Report r = simulate_dense_functional(c, s, seed);
+  for (const auto& p : SystemcReports::problems()) FAIL_CHECK("SystemC: " << p);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("sa A8W8 functional: exact integer sums, outputs within half an INT8 step") {
+  const Report r = functional(arch("sa"), odd);
+  within_half_output_step(r, 8);
+  CHECK(r.functional["relative_l2_error_vs_unquantised"].get<double>() < 0.03);
+}
+
+TEST_CASE("sa functional with inputs re-read per tile (small input buffer)") {
+  const Report r = functional(arch("sa", {"buffers.input_kib=4"}), GemmShape{40, 70, 2000});
+  within_half_output_step(r, 8);
+}
+
+TEST_CASE("ant A8W8 functional: 8-bit ANT is int, decoded in the PEs") {
+  const Report r = functional(arch("ant"), odd);
+  CHECK(r.functional["format"].get<std::string>().find("weights signed int 8-bit") != std::string::npos);
+  within_half_output_step(r, 8);
+}
+
+TEST_CASE("ant A4W4 functional: heavy-tailed weights take a non-int type; PE sums exact") {
+  const Report r = functional(arch("ant", {"formats.act_bits=4", "formats.weight_bits=4"}), GemmShape{4, 96, 256});
+  const std::string format = r.functional["format"].get<std::string>();
+  INFO(format);
+  CHECK(format.find("weights signed int") == std::string::npos);
+  within_half_output_step(r, 8);
+}
+
+TEST_CASE("figna functional: pre-aligned FP16 x INT4 within FP16 output rounding") {
+  within_fp16(functional(arch("figna"), odd));
+}
+
+TEST_CASE("figna functional with lossless alignment (40 guard bits)") {
+  within_fp16(functional(arch("figna", {"figna.guard_bits=40"}), odd));
+}
+
+TEST_CASE("figna with no guard bits: truncation adds error, still near FP16") {
+  const Report lossy = functional(arch("figna", {"figna.guard_bits=0"}), GemmShape{2, 64, 512});
+  INFO(lossy.functional.dump());
+  CHECK(lossy.functional["relative_l2_error"].get<double>() > 2.5e-4);
+  CHECK(lossy.functional["relative_l2_error"].get<double>() < 2e-3);
+}
+
+TEST_CASE("figlut W4 functional: LUT reads of bit-planes equal the dequantised GEMV") {
+  within_fp16(functional(arch("figlut"), odd));
+}
+
+TEST_CASE("figlut W2 functional: two MPUs per plane along K") {
+  within_fp16(functional(arch("figlut", {"formats.weight_bits=2"}), odd));
+}
+
+TEST_CASE("figlut W3 functional: planes that do not divide the MPUs") {
+  within_fp16(functional(arch("figlut", {"formats.weight_bits=3"}), odd));
+}
+
+TEST_CASE("figlut W8 functional: more planes than MPUs, two passes per tile") {
+  within_fp16(functional(arch("figlut", {"formats.weight_bits=8"}), odd));
+}
+
+// Tiles of (2 x 8) outputs x (16 x 4 x MPUs per plane) activations, taken in
+// ceil(planes / 4) passes, each M + 2 + 16 + 4 cycles (artifact figlut.py).
+void figlut_cycles(int bits) {
+  const std::vector<GemmShape> shapes = {{1, 4096, 4096}, {5, 100, 200}};
+  const ArchConfig c = arch("figlut", {"dram.bandwidth_gbps=1e6", "formats.weight_bits=" + std::to_string(bits)});
+  const Report r = simulate_gemms(c, shapes);
+  const std::uint64_t share = cdiv(4, static_cast<std::uint64_t>(bits)), passes = cdiv(static_cast<std::uint64_t>(bits), 4);
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const GemmShape& s = shapes[i];
+    INFO("W" << bits << " M=" << s.m << " N=" << s.n << " K=" << s.k);
+    const std::uint64_t tiles = cdiv(s.k, 64 * share) * cdiv(s.n, 16) * passes;
+    CHECK(r.ops[i].compute_cycles == tiles * (s.m + 2 + 16 + 4));
+    CHECK(r.ops[i].cycles >= r.ops[i].compute_cycles);
+    CHECK(r.ops[i].cycles <= r.ops[i].compute_cycles + 2);  // memory barely matters at 1e6 GB/s
+  }
+}
+TEST_CASE("figlut W2 cycles") { figlut_cycles(2); }
+TEST_CASE("figlut W4 cycles") { figlut_cycles(4); }
+TEST_CASE("figlut W8 cycles") { figlut_cycles(8); }
+
+TEST_CASE("figlut reads q bit-planes per weight, plus FP16 alphas and offsets") {
+  const Report r = simulate_gemm(arch("figlut", {"dram.bandwidth_gbps=1e6"}), GemmShape{1, 4096, 4096});
+  CHECK(r.dram_bytes_read == 4096ull * 4096 * 4 / 8 + 4096 * 2 + 4096 * 2 * (4 + 1));
+  CHECK(r.dram_bytes_written == 4096 * 2);
+}
+
+TEST_CASE("ant A4W4: each 8-bit PE splits 2 x 2, tiles of 64 x 64") {
+  const Report r =
+      simulate_gemm(arch("ant", {"dram.bandwidth_gbps=1e6", "formats.act_bits=4", "formats.weight_bits=4"}),
+                    GemmShape{1, 1000, 700});
+  CHECK(r.ops[0].compute_cycles == cdiv(700, 64) * cdiv(1000, 64) * (1 + 64 + 2));
+}
+
+TEST_CASE("Energy: block power splits into leakage over the run and dynamic power while busy") {
+  const ArchConfig c = arch("sa", {"dram.latency_ns=2000"});  // the array idles while the first data comes
+  const Report r = simulate_gemm(c, GemmShape{1, 256, 256});
+  const double cycle = 1.0 / 500e6;
+  const double busy = r.stats["systolic"]["busy_cycles"]["value"].get<double>() * cycle;
+  REQUIRE(busy < 0.9 * r.seconds);
+  const EnergyConfig& e = c.energy;
+  CHECK(r.energy_breakdown_j.at("array") ==
+        Approx(e.array_w * (e.leakage_fraction * r.seconds + (1 - e.leakage_fraction) * busy)));
+  const double bits = static_cast<double>(r.dram_bytes_read + r.dram_bytes_written) * 8;
+  CHECK(r.energy_breakdown_j.at("dram") == Approx(bits * 12.23e-12 + 2.00616 * r.seconds));
+  double buffers = e.sram_leakage_w * r.seconds;
+  const auto& t = r.stats["buffers"];
+  for (const auto& [name, be] : {std::pair{"weight", e.weight}, std::pair{"input", e.input}, std::pair{"output", e.output}})
+    buffers += t[std::string(name) + "_bits_read"]["value"].get<double>() * be.read_pj_per_bit * 1e-12 +
+               t[std::string(name) + "_bits_written"]["value"].get<double>() * be.write_pj_per_bit * 1e-12;
+  CHECK(r.energy_breakdown_j.at("buffers") == Approx(buffers));
+  // Every weight bit lands in the weight buffer once and is read once.
+  CHECK(t["weight_bits_written"]["value"].get<double>() == 256.0 * 256 * 8);
+  CHECK(t["weight_bits_read"]["value"].get<double>() == 256.0 * 256 * 8);
+}
