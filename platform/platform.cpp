@@ -57,6 +57,8 @@ std::unique_ptr<Accelerator> make_accelerator(const ArchConfig& c) {
     v.dma = c.dma;
     v.buffers = c.buffers;
     v.lookup = c.lookup;
+    v.formats = c.formats;
+    v.vector = c.vector;
     v.energy = c.energy;
     v.area = c.area;
     return std::make_unique<VqConflictAccelerator>("vq_conflict", v);
@@ -106,7 +108,15 @@ void Platform::add(const VectorDescriptor& op) {
   m_ops.emplace_back(op);
 }
 
+Breakdown Platform::energy_now() const {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  Breakdown b = m_accel->energy_breakdown_j(now.to_seconds());
+  b["dram"] = m_dram->energy_j(now);
+  return b;
+}
+
 void Platform::driver() {
+  Breakdown energy0 = energy_now();
   for (const auto& any : m_ops) {
     const sc_core::sc_time start = sc_core::sc_time_stamp();
     const std::uint64_t read0 = m_dram->bytes_read(), written0 = m_dram->bytes_written();
@@ -116,7 +126,16 @@ void Platform::driver() {
       r.m = op->m;
       r.n = op->n;
       r.k = op->k;
-      r.compute_cycles = m_accel->execute(*op);
+      r.count = op->count;
+      r.work_ops = 2.0 * static_cast<double>(op->m * op->n * op->k * op->count);
+      for (std::uint64_t i = 0; i < op->count; ++i) {
+        GemmDescriptor one = *op;
+        one.count = 1;
+        one.act_addr += i * op->act_stride;
+        one.weight_addr += i * op->weight_stride;
+        one.out_addr += i * op->out_stride;
+        r.compute_cycles += m_accel->execute(one);
+      }
     } else {
       const auto& v = std::get<VectorDescriptor>(any);
       r.name = v.name;
@@ -127,6 +146,13 @@ void Platform::driver() {
     r.cycles = m_clock.to_cycles(sc_core::sc_time_stamp() - start);
     r.dram_bytes_read = m_dram->bytes_read() - read0;
     r.dram_bytes_written = m_dram->bytes_written() - written0;
+    r.seconds = (sc_core::sc_time_stamp() - start).to_seconds();
+    const Breakdown energy1 = energy_now();
+    for (const auto& [module, j] : energy1) {
+      r.energy_breakdown_j[module] = j - energy0[module];
+      r.energy_j += j - energy0[module];
+    }
+    energy0 = energy1;
     m_results.push_back(r);
   }
   m_end = sc_core::sc_time_stamp();
@@ -150,7 +176,7 @@ Report Platform::report() const {
   r.energy_j = energy;
   r.area_breakdown_mm2 = m_accel->area_breakdown_mm2();
   for (const auto& [module, mm2] : r.area_breakdown_mm2) r.area_mm2 += mm2;
-  for (const OpReport& op : m_results) r.work_ops += 2.0 * static_cast<double>(op.m * op.n * op.k);
+  for (const OpReport& op : m_results) r.work_ops += op.work_ops;
   r.sram_bank_conflict_cycles = m_accel->bank_conflict_cycles();
   r.config = {{"clock_mhz", m_config.clock_mhz},
               {"systolic",

@@ -47,6 +47,8 @@ class Platform : public sc_core::sc_module {
 
  private:
   void driver();
+  // Energy of the whole platform so far per module (DRAM included), J.
+  Breakdown energy_now() const;
 
   const ArchConfig m_config;
   const ClockDomain m_clock;

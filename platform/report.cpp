@@ -30,7 +30,9 @@ nlohmann::json to_json(const Report& r) {
                    {"m", o.m},
                    {"n", o.n},
                    {"k", o.k},
+                   {"count", o.count},
                    {"cycles", o.cycles},
+                   {"energy_j", o.energy_j},
                    {"compute_cycles", o.compute_cycles},
                    {"dram_bytes_read", o.dram_bytes_read},
                    {"dram_bytes_written", o.dram_bytes_written}});

@@ -7,31 +7,11 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "address_allocator.hpp"
 #include "platform.hpp"
 
 namespace eva {
 
-namespace {
-
-// Operands are placed one after the other, page aligned.
-class AddressAllocator {
- public:
-  explicit AddressAllocator(double capacity) : m_capacity(capacity) {}
-  std::uint64_t take(std::uint64_t bytes, const char* what) {
-    const std::uint64_t at = m_next;
-    m_next += (bytes + 4095) / 4096 * 4096;
-    if (static_cast<double>(m_next) > m_capacity)
-      throw InputError(fmt::format("{}: operands need {:.2f} GiB, more than dram.capacity_gib ({:.2f})", what,
-                                   static_cast<double>(m_next) / (1 << 30), m_capacity / (1 << 30)));
-    return at;
-  }
-
- private:
-  double m_capacity;
-  std::uint64_t m_next = 0;
-};
-
-}  // namespace
 
 Report simulate_gemms(const ArchConfig& config, const std::vector<GemmShape>& shapes) {
   const auto wall0 = std::chrono::steady_clock::now();

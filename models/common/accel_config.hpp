@@ -28,6 +28,9 @@ struct FormatConfig {
   int weight_bits = 8;
   int out_bits = 8;
   int acc_bits = 32;
+  // The attention KV cache: FP16 (BRIEF section 5: attention reads the KV
+  // cache in FP16 and is not VQ).
+  int kv_bits = 16;
 
   template <class V>
   void visit(V& v) {
@@ -35,6 +38,7 @@ struct FormatConfig {
     v.field("weight_bits", weight_bits, between(1, 64), "bits per weight in memory");
     v.field("out_bits", out_bits, between(1, 64), "bits per output written back");
     v.field("acc_bits", acc_bits, between(1, 64), "bits per accumulator in the output buffer");
+    v.field("kv_bits", kv_bits, between(1, 32), "bits per KV-cache element");
   }
 };
 

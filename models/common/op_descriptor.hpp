@@ -8,15 +8,27 @@
 
 namespace eva {
 
+// What the second operand of a GEMM is.
+enum class GemmOperand {
+  weights,   // a layer's weights, in the accelerator's weight format
+  kv_cache,  // attention: the K or V cache, dense, formats.kv_bits per element;
+             // activations and outputs FP16
+};
+
 // y (M x N) = x (M x K) * W (K x N), W in the accelerator's weight format.
+// `count` independent GEMMs of the same shape (attention heads, sequences)
+// follow each other, operand i at its address plus i times its stride.
 struct GemmDescriptor {
   std::string name = "gemm";
   std::uint64_t m = 1, n = 1, k = 1;
+  GemmOperand operand = GemmOperand::weights;
   std::uint64_t act_addr = 0;       // x, row-major, formats.act_bits per element
   std::uint64_t weight_addr = 0;    // W (or its VQ indices) in the accelerator's layout
-  std::uint64_t codebook_addr = 0;  // VQ codebooks, for accelerators that use them
+  std::uint64_t codebook_addr = 0;  // VQ codebooks or scales, for accelerators that use them
   std::uint64_t out_addr = 0;       // y, row-major, formats.out_bits per element
-  bool functional = false;          // move and compute data (else time only)
+  std::uint64_t count = 1;
+  std::uint64_t act_stride = 0, weight_stride = 0, out_stride = 0;  // bytes
+  bool functional = false;  // move and compute data (else time only)
 };
 
 // Non-FC operations of a transformer layer, for the vector/special-function

@@ -15,15 +15,6 @@
 
 namespace eva {
 
-namespace {
-
-std::uint32_t read_bits(const std::uint8_t* bytes, std::uint64_t bit, int bits) {
-  std::uint32_t v = 0;
-  for (int b = 0; b < bits; ++b, ++bit) v |= static_cast<std::uint32_t>((bytes[bit / 8] >> (bit % 8)) & 1u) << b;
-  return v;
-}
-
-}  // namespace
 
 // The state of one VQ layer in flight, shared by its threads.
 struct EvaPlan {
@@ -46,7 +37,7 @@ struct EvaPlan {
   EventQueue<OcInput> to_array;
   EventQueue<std::pair<std::uint64_t, int>> oc_ready;  // pass, OC half
   struct Chunk {
-    std::uint64_t pass, j0, cols, first, count, slot;
+    std::uint64_t pass, j0, cols, row_bytes, slot;  // row_bytes: per sub-vector in the slot
     Dma::Transfer t;
   };
   EventQueue<Chunk> chunks;
@@ -69,7 +60,16 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
       m_pipeline(static_cast<std::uint64_t>(std::ceil(std::log2(std::max(2, config.epilogue.adder_inputs)))) + 1),
       // Prefill: A8 activations and outputs, INT32 accumulators (the EVA
       // artifact's vqarray_2_prefill, as its dense baselines).
-      m_gemm(dma, array, m_traffic, WsGemmConfig{config.systolic, config.buffers, FormatConfig{8, 8, 8, 32}, config.tiling}) {
+      m_gemm(dma, array, m_traffic,
+             WsGemmConfig{config.systolic, config.buffers, FormatConfig{8, 8, 8, 32, 16}, config.tiling}),
+      // Attention: the INT8 array's weight-stationary mode over the KV cache,
+      // FP16 activations and outputs (as the artifact runs attention on the
+      // prefill array; here the KV cache keeps formats.kv_bits).
+      m_attention(dma, array, m_traffic,
+                  WsGemmConfig{config.systolic, config.buffers,
+                               FormatConfig{16, config.formats.kv_bits, 16, 32, config.formats.kv_bits},
+                               config.tiling}),
+      m_kv(config.formats.kv_bits) {
   m_columns = m_stats.add("columns", "columns", "output columns processed (per pass)");
   m_lookups_done = m_stats.add("lookups", "lookups", "OC entries looked up and added");
   m_busy = m_stats.add("busy_cycles", "cycles", "cycles the adder trees worked");
@@ -110,12 +110,7 @@ std::vector<std::uint8_t> EvaAccelerator::vq_index_image(const VqMatrix& w, std:
   std::vector<std::uint8_t> packed(t.index_bytes(), 0);
   for (int c = 0; c < w.codebooks; ++c)
     for (std::uint64_t v = 0; v < w.subvectors(); ++v)
-      for (std::uint64_t j = 0; j < w.n; ++j) {
-        std::uint64_t stride = 0;
-        const std::uint64_t at = t.column_offset(c, v, j, stride);
-        pack_index(packed.data() + at, t.index_bit(v) / static_cast<std::uint64_t>(w.index_bits), w.index_bits,
-                   w.at(c, v, j));
-      }
+      for (std::uint64_t j = 0; j < w.n; ++j) pack_index(packed.data() + t.row_offset(c, v), j, w.index_bits, w.at(c, v, j));
   return packed;
 }
 
@@ -139,6 +134,11 @@ OperandBytes EvaAccelerator::operand_bytes(std::uint64_t m, std::uint64_t n, std
 }
 
 void EvaAccelerator::check(const GemmDescriptor& op) const {
+  if (op.operand == GemmOperand::kv_cache) {
+    if (op.functional) throw InputError("eva: attention is modelled in timing mode only");
+    m_attention.check(op, m_kv);
+    return;
+  }
   const VqFormat& f = m_config.vq;
   if (op.k % static_cast<std::uint64_t>(f.vector_dim) != 0)
     throw InputError(
@@ -158,19 +158,21 @@ void EvaAccelerator::check(const GemmDescriptor& op) const {
 }
 
 std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
+  if (op.operand == GemmOperand::kv_cache) return m_attention.run(op, m_kv);
   const EvaTiler t = tiler(op.m, op.k, op.n);
   if (prefill(op.m)) {
     VqWeights weights(m_config.vq, t);
     return m_gemm.run(op, weights);
   }
-  // Index chunks: as many columns as fit half the index buffer.
+  // Index chunks: as many columns as fit half the index buffer for a whole
+  // block of sub-vectors, in multiples of 8 (chunks start on whole bytes).
   const std::uint64_t index_buffer = static_cast<std::uint64_t>(m_config.buffers.weight_kib) * 1024;
   const std::uint64_t col_bytes = t.column_bytes(t.block_rows());
   EvaPlan plan(op, t, 2);
-  plan.chunk_cols = std::max<std::uint64_t>(1, index_buffer / 2 / col_bytes);
+  plan.chunk_cols = std::max<std::uint64_t>(8, index_buffer / 2 / col_bytes / 8 * 8);
   for (std::uint64_t s = 0; s < 2; ++s) plan.idx_free.push_back(s);
   if (op.functional) {
-    for (auto& b : plan.idx_buf) b.resize(plan.chunk_cols * col_bytes);
+    for (auto& b : plan.idx_buf) b.resize(t.block_rows() * t.column_bytes(plan.chunk_cols));
   }
   sc_core::sc_process_handle workers[] = {
       sc_core::sc_spawn([this, &plan] { fetch(plan); }, sc_core::sc_gen_unique_name("fetch")),
@@ -241,19 +243,17 @@ void EvaAccelerator::fetch_indices(EvaPlan& plan) {
   const GemmDescriptor& op = plan.op;
   for (std::uint64_t i = 0; i < plan.tiler.size(); ++i) {
     const EvaPass p = plan.tiler.at(i);
-    std::uint64_t first = 0, count = 0;
-    plan.tiler.segment_bytes(p.v0, p.v, first, count);
     for (std::uint64_t j0 = 0; j0 < p.n; j0 += plan.chunk_cols) {
       const std::uint64_t cols = std::min(plan.chunk_cols, p.n - j0);
       plan.idx_slots.acquire();
       const std::uint64_t slot = plan.idx_free.back();
       plan.idx_free.pop_back();
-      std::uint64_t stride = 0;
-      const std::uint64_t at = plan.tiler.column_offset(p.codebook, p.v0, p.n0 + j0, stride) + first;
+      // The pass's sub-vectors' rows, this chunk's columns: p.v runs.
+      const std::uint64_t row = plan.tiler.column_bytes(cols);
+      const std::uint64_t at = plan.tiler.row_offset(p.codebook, p.v0) + plan.tiler.column_bytes(p.n0 + j0);
       std::uint8_t* buf = op.functional ? plan.idx_buf[slot].data() : nullptr;
-      m_traffic.write(BufferTraffic::weight, static_cast<double>(count * cols * 8));
-      plan.chunks.push(
-          {i, j0, cols, first, count, slot, dma.start_read(op.weight_addr + at, count, cols, stride, buf)});
+      m_traffic.write(BufferTraffic::weight, static_cast<double>(row * p.v * 8));
+      plan.chunks.push({i, j0, cols, row, slot, dma.start_read(op.weight_addr + at, row, p.v, plan.tiler.row_bytes(), buf)});
     }
   }
 }
@@ -328,12 +328,10 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
       if (op.functional) {
         const std::uint8_t* base = oc.data() + static_cast<std::uint64_t>(half) * half_bytes;
         for (std::uint64_t j = 0; j < c.cols; ++j) {
-          const std::uint8_t* column = plan.idx_buf[c.slot].data() + j * c.count;
           lanes.clear();
           sums.assign(p.m, 0.0f);
           for (std::uint64_t vv = 0; vv < p.v; ++vv) {
-            const std::uint64_t bit = plan.tiler.index_bit(p.v0 + vv) - c.first * 8;
-            const std::uint32_t index = read_bits(column, bit, f.index_bits);
+            const std::uint32_t index = unpack_index(plan.idx_buf[c.slot].data() + vv * c.row_bytes, j, f.index_bits);
             if (index < p.e0 || index >= p.e0 + p.e) continue;  // another entry tile's
             for (std::uint64_t mm = 0; mm < p.m; ++mm) {
               const std::uint64_t r = vv * p.m + mm;
@@ -355,7 +353,7 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
         m_stats.inc(m_lookups_done, static_cast<double>(c.cols * rows));
         m_traffic.read(BufferTraffic::oc, static_cast<double>(c.cols * rows * 16));
       }
-      m_traffic.read(BufferTraffic::weight, static_cast<double>(c.count * c.cols * 8));
+      m_traffic.read(BufferTraffic::weight, static_cast<double>(c.row_bytes * p.v * 8));
       m_stats.inc(m_columns, static_cast<double>(c.cols));
       m_stats.inc(m_busy, static_cast<double>(cycles));
       wait(m_clock.cycles(cycles));

@@ -11,10 +11,11 @@
 // and entry tiles (one unless a codebook has more entries than an OC bank
 // holds).
 //
-// Index layout in DRAM, per codebook: blocks of `block_rows` sub-vectors; in a
-// block, column by column, each column's indices packed (index_bits each,
-// padded to a byte). So a block's indices for a run of columns are one
-// contiguous read.
+// Index layout in DRAM, per codebook: one row per sub-vector (K/d rows), each
+// row the N columns' indices packed (index_bits each, LSB first, the row
+// padded to a byte). A pass reads, for its sub-vectors, a run of columns:
+// one contiguous run per sub-vector, as long as the column chunk, whatever
+// the number of input rows.
 #include <algorithm>
 #include <cstdint>
 
@@ -99,31 +100,16 @@ class EvaTiler {
   }
 
   // DRAM layout of the indices.
-  std::uint64_t column_bytes(std::uint64_t rows) const {
+  std::uint64_t column_bytes(std::uint64_t rows) const {  // `rows` indices of one column, packed
     return (rows * static_cast<std::uint64_t>(m_f.index_bits) + 7) / 8;
   }
+  std::uint64_t row_bytes() const { return column_bytes(m_n); }  // one sub-vector's N indices
   std::uint64_t index_bytes() const {  // all of them
-    const std::uint64_t full = m_v / m_block_rows, rest = m_v % m_block_rows;
-    return static_cast<std::uint64_t>(m_f.codebooks) * m_n * (full * column_bytes(m_block_rows) + column_bytes(rest));
+    return static_cast<std::uint64_t>(m_f.codebooks) * m_v * row_bytes();
   }
-  // Where the indices of column j in the block holding sub-vector v0 start,
-  // for codebook c, and the stride between the block's columns.
-  std::uint64_t column_offset(int c, std::uint64_t v0, std::uint64_t j, std::uint64_t& stride) const {
-    const std::uint64_t block = v0 / m_block_rows;
-    const std::uint64_t rows = std::min(m_block_rows, m_v - block * m_block_rows);
-    stride = column_bytes(rows);
-    const std::uint64_t per_codebook = index_bytes() / static_cast<std::uint64_t>(m_f.codebooks);
-    return static_cast<std::uint64_t>(c) * per_codebook + block * m_n * column_bytes(m_block_rows) + j * stride;
-  }
-  // Bit offset of sub-vector v within its column segment.
-  std::uint64_t index_bit(std::uint64_t v) const {
-    return (v % m_block_rows) * static_cast<std::uint64_t>(m_f.index_bits);
-  }
-  // The bytes of a column segment that hold sub-vectors [v0, v0 + v).
-  void segment_bytes(std::uint64_t v0, std::uint64_t v, std::uint64_t& first, std::uint64_t& count) const {
-    const std::uint64_t b0 = index_bit(v0), b1 = b0 + v * static_cast<std::uint64_t>(m_f.index_bits);
-    first = b0 / 8;
-    count = (b1 + 7) / 8 - first;
+  // Where sub-vector v's row of codebook c starts.
+  std::uint64_t row_offset(int c, std::uint64_t v) const {
+    return (static_cast<std::uint64_t>(c) * m_v + v) * row_bytes();
   }
 
  private:

@@ -36,10 +36,11 @@ class VqWeights : public WeightSource {
     }
     if (t.k0 % block_k == 0 || t.first_k) {  // a new block of indices for this column tile
       const std::uint64_t v0 = t.k0 / d / m_layout.block_rows() * m_layout.block_rows();
+      const std::uint64_t rows = std::min(m_layout.block_rows(), op.k / d - v0);
       for (int c = 0; c < m_f.codebooks; ++c) {
-        std::uint64_t stride = 0;
-        const std::uint64_t at = m_layout.column_offset(c, v0, t.n0, stride);
-        m_last = dma.start_read(op.weight_addr + at, stride, t.n, stride, nullptr);
+        const std::uint64_t at = m_layout.row_offset(c, v0) + m_layout.column_bytes(t.n0);
+        const std::uint64_t row = m_layout.column_bytes(t.n);
+        m_last = dma.start_read(op.weight_addr + at, row, rows, m_layout.row_bytes(), nullptr);
       }
     }
     return m_last;

@@ -5,15 +5,21 @@
 
 namespace eva {
 
+WsGemmConfig WsAccelerator::kv_gemm_config(const WsAcceleratorConfig& c) {
+  const int kv = c.formats.kv_bits;
+  return WsGemmConfig{c.systolic, c.buffers, FormatConfig{16, kv, 16, 32, kv}, c.tiling};
+}
+
 WsAccelerator::WsAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config,
-                             const WsGemmConfig& gemm)
+                             const WsGemmConfig& gemm, const WsGemmConfig& kv_gemm)
     : Accelerator(name),
       dma("dma", config.dma),
       array("array", config.systolic, config.clock_mhz),
       vector("vector", config.vector, config.clock_mhz),
       m_config(config),
       m_clock(config.clock_mhz),
-      m_gemm(dma, array, m_traffic, gemm) {}
+      m_gemm(dma, array, m_traffic, gemm),
+      m_kv_gemm(dma, array, m_traffic, kv_gemm) {}
 
 std::uint64_t WsAccelerator::weight_bytes(std::uint64_t n, std::uint64_t k) const {
   return packed_bytes(k * n, m_config.formats.weight_bits);
@@ -32,9 +38,17 @@ OperandBytes WsAccelerator::operand_bytes(std::uint64_t m, std::uint64_t n, std:
   return b;
 }
 
-void WsAccelerator::check(const GemmDescriptor& op) const { m_gemm.check(op, *m_weights); }
+void WsAccelerator::check(const GemmDescriptor& op) const {
+  if (op.operand == GemmOperand::kv_cache) {
+    if (op.functional) throw InputError(std::string(basename()) + ": attention is modelled in timing mode only");
+    m_kv_gemm.check(op, *m_kv);
+    return;
+  }
+  m_gemm.check(op, *m_weights);
+}
 
 std::uint64_t WsAccelerator::execute(const GemmDescriptor& op) {
+  if (op.operand == GemmOperand::kv_cache) return m_kv_gemm.run(op, *m_kv);
   return m_gemm.run(op, *m_weights, m_datapath.get());
 }
 

@@ -39,7 +39,12 @@ class WsAccelerator : public Accelerator {
   SystolicArray array;
   VectorUnit vector;
 
-  WsAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config, const WsGemmConfig& gemm);
+  // `gemm`: the layers' GEMMs; `kv_gemm`: attention over the KV cache.
+  WsAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config, const WsGemmConfig& gemm,
+                const WsGemmConfig& kv_gemm);
+  // Attention on the array: FP16 activations and outputs, the KV cache in
+  // formats.kv_bits, the array's own tiles.
+  static WsGemmConfig kv_gemm_config(const WsAcceleratorConfig& c);
   WsAccelerator(const WsAccelerator&) = delete;
   WsAccelerator& operator=(const WsAccelerator&) = delete;
 
@@ -65,9 +70,11 @@ class WsAccelerator : public Accelerator {
 
  protected:
   // Derived constructors install their format and datapath.
-  void install(std::unique_ptr<WeightSource> weights, std::unique_ptr<WsDatapath> datapath) {
+  void install(std::unique_ptr<WeightSource> weights, std::unique_ptr<WsDatapath> datapath,
+               std::unique_ptr<WeightSource> kv) {
     m_weights = std::move(weights);
     m_datapath = std::move(datapath);
+    m_kv = std::move(kv);
   }
   // The cycles the array datapath worked (its energy follows them).
   virtual double array_busy_cycles() const;
@@ -77,10 +84,12 @@ class WsAccelerator : public Accelerator {
   const ClockDomain m_clock;
   BufferTraffic m_traffic;
   WsGemm m_gemm;
+  WsGemm m_kv_gemm;
 
  private:
   std::unique_ptr<WeightSource> m_weights;
   std::unique_ptr<WsDatapath> m_datapath;
+  std::unique_ptr<WeightSource> m_kv;
 };
 
 }  // namespace eva

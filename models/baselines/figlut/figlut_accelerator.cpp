@@ -115,9 +115,11 @@ class LutDatapath : public WsDatapath {
 
 }  // namespace
 
-WsGemmConfig FiglutAccelerator::gemm_config(const WsAcceleratorConfig& c, const FiglutConfig& f) {
-  WsGemmConfig g{c.systolic, c.buffers, c.formats, c.tiling};
-  const auto planes = static_cast<std::uint64_t>(c.formats.weight_bits);
+WsGemmConfig FiglutAccelerator::gemm_config(const WsAcceleratorConfig& c, const FiglutConfig& f, bool kv) {
+  // Attention: the KV cache's kv_bits taken as bit-planes, FP16 in and out.
+  const FormatConfig formats = kv ? FormatConfig{16, c.formats.kv_bits, 16, 32, c.formats.kv_bits} : c.formats;
+  WsGemmConfig g{c.systolic, c.buffers, formats, c.tiling};
+  const auto planes = static_cast<std::uint64_t>(formats.weight_bits);
   const auto mpus = static_cast<std::uint64_t>(f.mpus);
   const std::uint64_t share = (mpus + planes - 1) / planes;  // MPUs per plane along K
   g.tile_k = static_cast<std::uint64_t>(c.systolic.cols) * static_cast<std::uint64_t>(f.mu) * share;
@@ -128,11 +130,12 @@ WsGemmConfig FiglutAccelerator::gemm_config(const WsAcceleratorConfig& c, const 
 
 FiglutAccelerator::FiglutAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config,
                                      const FiglutConfig& figlut)
-    : WsAccelerator(name, config, gemm_config(config, figlut)),
+    : WsAccelerator(name, config, gemm_config(config, figlut), gemm_config(config, figlut, true)),
       m_figlut(figlut),
       m_geometry(gemm_config(config, figlut)) {
   install(std::make_unique<BitPlaneWeights>(config.formats.weight_bits, figlut.mpus),
-          std::make_unique<LutDatapath>(config.formats.weight_bits, figlut.mpus, figlut.mu));
+          std::make_unique<LutDatapath>(config.formats.weight_bits, figlut.mpus, figlut.mu),
+          std::make_unique<BitPlaneWeights>(config.formats.kv_bits, figlut.mpus));
   m_lut_builds = m_stats.add("lut_builds", "LUTs", "half-size LUTs generated (one per mu activations per input row per tile pass)");
   m_rac_reads = m_stats.add("rac_reads", "reads", "LUT reads accumulated (one per mu weights of one bit-plane)");
 }
@@ -160,6 +163,7 @@ void FiglutAccelerator::check(const GemmDescriptor& op) const {
 }
 
 std::uint64_t FiglutAccelerator::execute(const GemmDescriptor& op) {
+  if (op.operand == GemmOperand::kv_cache) return WsAccelerator::execute(op);
   const auto mu = static_cast<std::uint64_t>(m_figlut.mu);
   const std::uint64_t slices = (op.k + mu - 1) / mu;
   const std::uint64_t n_tiles = (op.n + m_geometry.tile_n - 1) / m_geometry.tile_n;

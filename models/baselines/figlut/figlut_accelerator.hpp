@@ -33,7 +33,8 @@ class FiglutAccelerator : public WsAccelerator {
   EncodedGemm encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m,
                           std::uint64_t n, std::uint64_t k) const override;
 
-  static WsGemmConfig gemm_config(const WsAcceleratorConfig& c, const FiglutConfig& f);
+  // `kv`: the geometry for attention, the KV cache's bits as planes.
+  static WsGemmConfig gemm_config(const WsAcceleratorConfig& c, const FiglutConfig& f, bool kv = false);
 
  protected:
   std::uint64_t weight_bytes(std::uint64_t n, std::uint64_t k) const override;

@@ -61,9 +61,10 @@ class FignaDatapath : public WsDatapath {
 
 FignaAccelerator::FignaAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config,
                                    const FignaConfig& figna)
-    : WsAccelerator(name, config, WsGemmConfig{config.systolic, config.buffers, config.formats, config.tiling}) {
+    : WsAccelerator(name, config, WsGemmConfig{config.systolic, config.buffers, config.formats, config.tiling},
+                    kv_gemm_config(config)) {
   install(std::make_unique<DenseWeights>(config.formats.weight_bits),
-          std::make_unique<FignaDatapath>(config.formats, figna));
+          std::make_unique<FignaDatapath>(config.formats, figna), std::make_unique<DenseWeights>(config.formats.kv_bits));
 }
 
 void FignaAccelerator::check(const GemmDescriptor& op) const {

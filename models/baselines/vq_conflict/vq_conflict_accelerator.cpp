@@ -1,4 +1,5 @@
 #include "baselines/vq_conflict/vq_conflict_accelerator.hpp"
+#include "vector/vector_op.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -46,6 +47,7 @@ VqConflictAccelerator::VqConflictAccelerator(const sc_core::sc_module_name& name
     : Accelerator(name),
       dma("dma", config.dma),
       codebook("codebook", codebook_sram(config), config.clock_mhz),
+      vector("vector", config.vector, config.clock_mhz),
       m_config(config),
       m_clock(config.clock_mhz),
       m_words_per_entry(words_per_entry(config)),
@@ -56,7 +58,7 @@ VqConflictAccelerator::VqConflictAccelerator(const sc_core::sc_module_name& name
 
 std::vector<const StatGroup*> VqConflictAccelerator::stat_groups() {
   codebook.flush_stats();
-  return {&dma.stats(), &m_stats, &codebook.stats(), &m_traffic.stats()};
+  return {&dma.stats(), &m_stats, &codebook.stats(), &vector.stats(), &m_traffic.stats()};
 }
 
 Breakdown VqConflictAccelerator::energy_breakdown_j(double seconds) const {
@@ -64,11 +66,14 @@ Breakdown VqConflictAccelerator::energy_breakdown_j(double seconds) const {
   const double cycle_s = 1e-6 / m_config.clock_mhz;
   // The lanes and their multiply-add datapath work in the lookup cycles.
   return {{"array", block_energy_j(e, e.array_w, m_stats.get(m_cycles) * cycle_s, seconds)},
+          {"vector", block_energy_j(e, e.vector_w, vector.stats().get("busy_cycles") * cycle_s, seconds)},
           {"buffers", m_traffic.energy_j(e) + e.sram_leakage_w * seconds}};
 }
 
 Breakdown VqConflictAccelerator::area_breakdown_mm2() const {
-  return {{"array", m_config.area.array_mm2}, {"buffers", m_config.area.buffer_mm2}};
+  return {{"array", m_config.area.array_mm2},
+          {"vector", m_config.area.vector_mm2},
+          {"buffers", m_config.area.buffer_mm2}};
 }
 
 std::uint64_t VqConflictAccelerator::word_address(std::uint64_t group, int c, std::uint64_t e, std::uint64_t word,
@@ -101,10 +106,36 @@ OperandBytes VqConflictAccelerator::operand_bytes(std::uint64_t m, std::uint64_t
 }
 
 void VqConflictAccelerator::check(const GemmDescriptor& op) const {
+  if (op.operand == GemmOperand::kv_cache) {
+    if (op.functional) throw InputError("vq-conflict: attention is modelled in timing mode only");
+    return;
+  }
   const VqFormat& f = m_config.vq;
   if (op.k % static_cast<std::uint64_t>(f.vector_dim) != 0)
     throw InputError(
         fmt::format("K = {} is not a multiple of the VQ vector size d = {} (vq.vector_dim)", op.k, f.vector_dim));
+}
+
+std::uint64_t VqConflictAccelerator::execute_vector(const VectorDescriptor& op) {
+  return run_vector_op(dma, vector, m_traffic, op);
+}
+
+// Attention: x (FP16) and the K x N cache slice come on chip, then the
+// multiply-add datapath takes lanes x d MACs per cycle, then y goes out.
+std::uint64_t VqConflictAccelerator::attention(const GemmDescriptor& op) {
+  const std::uint64_t x_bytes = op.m * op.k * 2, kv_bytes = packed_bytes(op.k * op.n, m_config.formats.kv_bits);
+  const Dma::Transfer x = dma.start_read(op.act_addr, x_bytes, 1, x_bytes, nullptr);
+  dma.read(op.weight_addr, kv_bytes, nullptr);
+  Dma::wait_for(x);
+  const std::uint64_t per_cycle =
+      static_cast<std::uint64_t>(m_config.lookup.lanes) * static_cast<std::uint64_t>(m_config.vq.vector_dim);
+  const std::uint64_t cycles = (op.m * op.k * op.n + per_cycle - 1) / per_cycle;
+  m_traffic.write(BufferTraffic::input, static_cast<double>((x_bytes + kv_bytes) * 8));
+  m_traffic.read(BufferTraffic::input, static_cast<double>((x_bytes + kv_bytes) * 8));
+  m_stats.inc(m_cycles, static_cast<double>(cycles));
+  wait(m_clock.cycles(cycles));
+  dma.write(op.out_addr, op.m * op.n * 2, nullptr);
+  return cycles;
 }
 
 std::vector<std::uint8_t> VqConflictAccelerator::vq_index_image(const VqMatrix& w, std::uint64_t) const {
@@ -119,6 +150,7 @@ std::vector<std::uint8_t> VqConflictAccelerator::vq_index_image(const VqMatrix& 
 }
 
 std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
+  if (op.operand == GemmOperand::kv_cache) return attention(op);
   const VqFormat& f = m_config.vq;
   const auto d = static_cast<std::uint64_t>(f.vector_dim);
   const std::uint64_t entries = 1ull << f.index_bits, v_count = op.k / d;

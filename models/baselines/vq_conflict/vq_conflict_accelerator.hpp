@@ -12,6 +12,10 @@
 // Indices sit in DRAM per codebook as [v][j], n bits each, packed. Timing mode
 // draws indices from a seeded power law (lookup.index_skew). Grouped (GPTVQ)
 // codebooks: each lookup reads its group's codebook.
+//
+// Attention (the KV cache, dense) runs on the same multiply-add datapath,
+// lanes x d MACs per cycle, once its operands are on chip; non-FC operations
+// on the vector unit.
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -23,6 +27,7 @@
 #include "common/clock.hpp"
 #include "dma/dma.hpp"
 #include "sram/sram.hpp"
+#include "vector/vector_unit.hpp"
 
 namespace eva {
 
@@ -30,6 +35,7 @@ class VqConflictAccelerator : public Accelerator {
  public:
   Dma dma;
   Sram codebook;
+  VectorUnit vector;
 
   VqConflictAccelerator(const sc_core::sc_module_name& name, const VqConflictConfig& config);
 
@@ -37,6 +43,9 @@ class VqConflictAccelerator : public Accelerator {
   OperandBytes operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const override;
   void check(const GemmDescriptor& op) const override;
   std::uint64_t execute(const GemmDescriptor& op) override;
+  std::uint64_t execute_vector(const VectorDescriptor& op) override;
+  void check(const VectorDescriptor&) const override {}
+  using Accelerator::check;
   std::vector<const StatGroup*> stat_groups() override;
   std::uint64_t bank_conflict_cycles() const override { return codebook.conflict_cycles(); }
   std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const override;
@@ -47,6 +56,7 @@ class VqConflictAccelerator : public Accelerator {
   static SramConfig codebook_sram(const VqConflictConfig& c);
   // The SRAM byte address of one word of entry e of codebook c of a group, as
   // lane l reads it.
+  std::uint64_t attention(const GemmDescriptor& op);
   std::uint64_t word_address(std::uint64_t group, int c, std::uint64_t e, std::uint64_t word, std::uint64_t lane) const;
 
   const VqConflictConfig m_config;

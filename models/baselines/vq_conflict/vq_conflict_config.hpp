@@ -4,6 +4,7 @@
 #include "common/energy.hpp"
 #include "common/vq_format.hpp"
 #include "dma/dma_config.hpp"
+#include "vector/vector_config.hpp"
 
 namespace eva {
 
@@ -42,6 +43,8 @@ struct VqConflictConfig {
   DmaConfig dma;
   BufferConfig buffers;
   LookupConfig lookup;
+  FormatConfig formats;  // kv_bits: the attention KV cache
+  VectorConfig vector;
   EnergyConfig energy;
   AreaConfig area;
 };

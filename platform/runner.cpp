@@ -1,0 +1,151 @@
+#include "runner.hpp"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "address_allocator.hpp"
+#include "common/error.hpp"
+#include "platform.hpp"
+
+namespace eva {
+
+struct Runner::Queued {
+  explicit Queued(double capacity) : alloc(capacity, true) {}
+  AddressAllocator alloc;
+  std::map<std::string, std::size_t> index;  // signature -> op index in the platform (cached mode)
+  std::size_t ops = 0;
+};
+
+Runner::Runner(const std::vector<ArchConfig>& archs, bool direct) : m_archs(archs), m_direct(direct) {
+  for (std::size_t i = 0; i < archs.size(); ++i) {
+    m_platforms.push_back(std::make_unique<Platform>(fmt::format("vp_{}", i).c_str(), archs[i]));
+    m_queued.push_back(std::make_unique<Queued>(archs[i].dram.capacity_bytes()));
+  }
+}
+
+Runner::~Runner() = default;
+
+void Runner::queue(std::size_t arch, const WorkloadOp& op) {
+  Platform& p = *m_platforms[arch];
+  Queued& q = *m_queued[arch];
+  if (!m_direct) {
+    if (q.index.count(op.signature())) return;
+    q.index[op.signature()] = q.ops;
+  }
+  ++q.ops;
+  if (op.kind == WorkloadOp::Kind::vector) {
+    VectorDescriptor v;
+    v.name = op.name;
+    v.op = op.vop;
+    v.rows = op.rows;
+    v.cols = op.cols;
+    const std::uint64_t bytes = op.rows * op.cols * 2;
+    v.in_addr = q.alloc.take(bytes, op.name.c_str());
+    v.in2_addr = vector_op_binary(op.vop) ? q.alloc.take(bytes, op.name.c_str()) : v.in_addr;
+    v.out_addr = q.alloc.take(bytes, op.name.c_str());
+    p.add(v);
+    return;
+  }
+  GemmDescriptor g;
+  g.name = op.name;
+  g.m = op.m;
+  g.n = op.n;
+  g.k = op.k;
+  g.count = m_direct ? op.count : 1;
+  if (op.kind == WorkloadOp::Kind::attention) {
+    g.operand = GemmOperand::kv_cache;
+    const std::uint64_t kv = packed_bytes(op.k * op.n, m_archs[arch].formats.kv_bits);
+    g.act_stride = (op.m * op.k * 2 + 63) / 64 * 64;
+    g.weight_stride = (kv + 63) / 64 * 64;
+    g.out_stride = (op.m * op.n * 2 + 63) / 64 * 64;
+    g.act_addr = q.alloc.take(g.act_stride * g.count, op.name.c_str());
+    g.weight_addr = q.alloc.take(g.weight_stride * g.count, op.name.c_str());
+    g.out_addr = q.alloc.take(g.out_stride * g.count, op.name.c_str());
+  } else {
+    const OperandBytes b = p.operand_bytes(op.m, op.n, op.k);
+    g.act_addr = q.alloc.take(b.activations, op.name.c_str());
+    g.weight_addr = q.alloc.take(b.weights, op.name.c_str());
+    g.codebook_addr = q.alloc.take(b.codebooks, op.name.c_str());
+    g.out_addr = q.alloc.take(b.outputs, op.name.c_str());
+  }
+  p.add(g);
+}
+
+std::size_t Runner::add(const Workload& w) {
+  for (std::size_t a = 0; a < m_archs.size(); ++a)
+    for (const WorkloadOp& op : w.ops) {
+      try {
+        queue(a, op);
+      } catch (const InputError& e) {
+        throw InputError(fmt::format("--arch {}: {} (layer {}): {}", m_archs[a].name, op.name, op.layer, e.what()));
+      }
+    }
+  m_workloads.push_back(w);
+  return m_workloads.size() - 1;
+}
+
+void Runner::run() {
+  const auto wall0 = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  m_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  for (const auto& p : m_platforms) m_results.push_back(p->report());
+}
+
+std::size_t Runner::simulated_ops() const { return m_queued.empty() ? 0 : m_queued.front()->ops; }
+
+Report Runner::report(std::size_t arch, std::size_t w) const {
+  const Report& sim = m_results.at(arch);
+  const Workload& work = m_workloads.at(w);
+  const ArchConfig& c = m_archs[arch];
+  Report r;
+  r.arch = c.name;
+  r.config = sim.config;
+  r.area_mm2 = sim.area_mm2;
+  r.area_breakdown_mm2 = sim.area_breakdown_mm2;
+  r.tokens = work.tokens;
+  r.sim_wall_s = m_wall_s;
+  if (m_direct) {  // the platform ran exactly this workload
+    r = sim;
+    r.tokens = work.tokens;
+    r.sim_wall_s = m_wall_s;
+    return r;
+  }
+  const Queued& q = *m_queued[arch];
+  double energy = 0.0;
+  for (const WorkloadOp& op : work.ops) {
+    OpReport o = sim.ops.at(q.index.at(op.signature()));
+    const auto times = static_cast<std::uint64_t>(op.kind == WorkloadOp::Kind::attention ? op.count : 1);
+    o.name = op.layer >= 0 ? fmt::format("layer{}.{}{}", op.layer, op.name, op.expert >= 0 ? fmt::format(".{}", op.expert) : "")
+                           : op.name;
+    o.count = op.count;
+    o.cycles *= times;
+    o.compute_cycles *= times;
+    o.dram_bytes_read *= times;
+    o.dram_bytes_written *= times;
+    o.seconds *= static_cast<double>(times);
+    o.work_ops = op.work_ops();
+    for (auto& [module, j] : o.energy_breakdown_j) {
+      j *= static_cast<double>(times);
+      r.energy_breakdown_j[module] += j;
+    }
+    o.energy_j *= static_cast<double>(times);
+    r.cycles += o.cycles;
+    r.seconds += o.seconds;
+    r.dram_bytes_read += o.dram_bytes_read;
+    r.dram_bytes_written += o.dram_bytes_written;
+    r.work_ops += o.work_ops;
+    energy += o.energy_j;
+    r.ops.push_back(o);
+  }
+  r.energy_j = energy;
+  const double bytes = static_cast<double>(r.dram_bytes_read + r.dram_bytes_written);
+  r.dram_bw_utilization = r.seconds > 0 ? bytes / (c.dram.peak_bytes_per_second() * r.seconds) : 0.0;
+  // Bank conflicts and module statistics are the simulated operations' (each
+  // signature once), not the composed workload's.
+  r.sram_bank_conflict_cycles = sim.sram_bank_conflict_cycles;
+  r.stats = sim.stats;
+  return r;
+}
+
+}  // namespace eva

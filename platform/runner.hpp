@@ -1,0 +1,56 @@
+#pragma once
+// Runs workloads (workloads/workload.hpp) on one or more architectures in a
+// single elaboration: one virtual platform per architecture, side by side.
+//
+// An operation's cost depends only on its signature (kind and shape; for
+// attention, the KV length is its N or K), so by default each distinct
+// signature is simulated once per architecture, one instance of it (an
+// attention op's `count` heads cost count times one), and a workload's report
+// is composed from those costs. `direct` simulates every operation in order
+// instead: the reference the composition is checked against.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "arch_config.hpp"
+#include "report.hpp"
+#include "workload.hpp"
+
+namespace eva {
+
+class Platform;
+
+class Runner {
+ public:
+  explicit Runner(const std::vector<ArchConfig>& archs, bool direct = false);
+  ~Runner();
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  // Queues what `w` needs (before run()). Throws InputError if an operation
+  // cannot run on an architecture. Returns the workload's handle.
+  std::size_t add(const Workload& w);
+  // Simulates everything queued.
+  void run();
+  // The report of workload `w` (a handle from add) on architecture `arch`.
+  Report report(std::size_t arch, std::size_t w) const;
+  const std::vector<ArchConfig>& archs() const { return m_archs; }
+  // Distinct operations simulated per architecture.
+  std::size_t simulated_ops() const;
+
+ private:
+  struct Queued;
+  void queue(std::size_t arch, const WorkloadOp& op);
+
+  std::vector<ArchConfig> m_archs;
+  bool m_direct;
+  std::vector<std::unique_ptr<Platform>> m_platforms;
+  std::vector<std::unique_ptr<Queued>> m_queued;  // per arch
+  std::vector<Workload> m_workloads;
+  std::vector<Report> m_results;  // per arch: the platform's report after run()
+  double m_wall_s = 0.0;
+};
+
+}  // namespace eva
