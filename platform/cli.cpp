@@ -21,9 +21,9 @@
 #include "model_config.hpp"
 #include "npy.hpp"
 #include "report.hpp"
+#include "cli_common.hpp"
 #include "simulate.hpp"
 
-namespace po = boost::program_options;
 
 namespace eva {
 
@@ -48,94 +48,6 @@ commands:
 Every simulating command takes --dram PRESET and any number of --set key=value.
 'eva-sim <command> --help' lists a command's options.
 )";
-
-// Options every simulating command takes.
-struct SimOptions {
-  std::optional<std::string> dram;
-  std::vector<std::string> sets;
-  std::optional<std::string> json, csv;
-  bool quiet = false;
-};
-
-void add_sim_options(po::options_description& d) {
-  d.add_options()("dram", po::value<std::string>(), "DRAM preset name or YAML file")(
-      "set", po::value<std::vector<std::string>>()->composing(), "override a config key: dotted.key=value")(
-      "json", po::value<std::string>(), "write the report as JSON")("quiet", po::bool_switch(),
-                                                                    "no progress on stderr");
-}
-
-SimOptions sim_options(const po::variables_map& vm) {
-  SimOptions s;
-  if (vm.count("dram")) s.dram = vm["dram"].as<std::string>();
-  if (vm.count("set")) s.sets = vm["set"].as<std::vector<std::string>>();
-  if (vm.count("json")) s.json = vm["json"].as<std::string>();
-  if (vm.count("csv")) s.csv = vm["csv"].as<std::string>();
-  s.quiet = vm.count("quiet") && vm["quiet"].as<bool>();
-  return s;
-}
-
-// Parses a command's arguments; InputError on anything program_options rejects.
-po::variables_map parse(const std::string& command, const std::vector<std::string>& args,
-                        const po::options_description& desc, const po::positional_options_description& pos = {}) {
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError(fmt::format("{}: {}", command, e.what()));
-  }
-  return vm;
-}
-
-std::string required(const po::variables_map& vm, const std::string& command, const char* name) {
-  if (!vm.count(name)) throw InputError(fmt::format("{}: --{} is required", command, name));
-  return vm[name].as<std::string>();
-}
-
-std::uint64_t positive(const std::string& option, const std::string& text, std::uint64_t max) {
-  const auto fail = [&] {
-    return InputError(fmt::format("{}: expected an integer from 1 to {}, got '{}'", option, max, text));
-  };
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) throw fail();
-  errno = 0;
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0' || v == 0 || v > max) throw fail();
-  return v;
-}
-
-// Refuses an output path whose directory cannot be written, before any
-// simulation runs.
-void check_output(const std::optional<std::string>& path, const char* option) {
-  if (!path) return;
-  if (path->empty()) throw InputError(fmt::format("{}: expected a file name", option));
-  const auto slash = path->rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path->substr(0, slash));
-  if (::access(dir.c_str(), W_OK) != 0)
-    throw InputError(fmt::format("{} {}: directory '{}' does not exist or is not writable", option, *path, dir));
-}
-
-void write_outputs(const SimOptions& s, const std::vector<Report>& reports, bool results_wrapper) {
-  if (s.json) {
-    nlohmann::json j;
-    if (results_wrapper) {
-      j["results"] = nlohmann::json::array();
-      for (const auto& r : reports) j["results"].push_back(to_json(r));
-    } else {
-      j = to_json(reports.front());
-    }
-    write_file_atomic(*s.json, j.dump(2) + "\n");
-  }
-  if (s.csv) write_file_atomic(*s.csv, to_csv(reports));
-}
-
-ArchConfig arch_from(const po::variables_map& vm, const std::string& command, const SimOptions& s) {
-  ArchRequest req;
-  req.arch = required(vm, command, "arch");
-  req.dram = s.dram;
-  req.sets = s.sets;
-  return load_arch(req);
-}
 
 [[noreturn]] void not_built(const std::string& command, const std::string& what) {
   throw InputError(fmt::format("{}: not built yet: {}", command, what));
@@ -234,49 +146,6 @@ int cmd_gemm(const std::string& command, const std::vector<std::string>& args) {
       arch.dram.peak_bytes_per_second() * 1e-9, r.cycles, r.seconds * 1e6, r.dram_bytes_read, r.dram_bytes_written,
       100.0 * r.dram_bw_utilization);
   return 0;
-}
-
-// Commands whose models arrive later: their arguments are checked now, so that
-// scripts written against the contract fail on bad input the way they will then.
-int cmd_run(const std::string& command, const std::vector<std::string>& args) {
-  po::options_description d("run options");
-  d.add_options()("arch", po::value<std::string>(), "architecture")("model", po::value<std::string>(), "model")(
-      "phase", po::value<std::string>()->default_value("decode"), "decode|prefill|e2e")(
-      "batch", po::value<std::string>()->default_value("1"), "sequences per step")(
-      "seq-len", po::value<std::string>()->default_value("128"), "context length")(
-      "csv", po::value<std::string>(), "CSV report")("trace", po::value<std::string>(), "timeline trace");
-  add_sim_options(d);
-  const auto vm = parse(command, args, d);
-  const SimOptions s = sim_options(vm);
-  const std::string phase = vm["phase"].as<std::string>();
-  if (phase != "decode" && phase != "prefill" && phase != "e2e")
-    throw InputError(fmt::format("--phase: expected decode, prefill or e2e, got '{}'", phase));
-  positive("--batch", vm["batch"].as<std::string>(), 1 << 16);
-  positive("--seq-len", vm["seq-len"].as<std::string>(), 1 << 24);
-  arch_from(vm, command, s);
-  load_model(required(vm, command, "model"));
-  not_built(command, "whole-model runs need the workload compiler");
-}
-
-int cmd_compare(const std::string& command, const std::vector<std::string>& args) {
-  po::options_description d("compare options");
-  d.add_options()("model", po::value<std::string>(), "model")("archs", po::value<std::string>(), "a,b,...")(
-      "phase", po::value<std::string>()->default_value("decode"), "decode|prefill|e2e")(
-      "csv", po::value<std::string>(), "CSV report")("plot", po::value<std::string>(), "PNG plot");
-  add_sim_options(d);
-  const auto vm = parse(command, args, d);
-  load_model(required(vm, command, "model"));
-  not_built(command, "comparisons need the workload compiler and the baseline models");
-}
-
-int cmd_e2e(const std::string& command, const std::vector<std::string>& args) {
-  po::options_description d("e2e options");
-  d.add_options()("model", po::value<std::string>(), "model")("dataset", po::value<std::string>(), "data set")(
-      "archs", po::value<std::string>(), "a,b,...")("requests", po::value<std::string>(), "first N requests");
-  add_sim_options(d);
-  const auto vm = parse(command, args, d);
-  load_model(required(vm, command, "model"));
-  not_built(command, "end-to-end runs need the workload compiler");
 }
 
 int cmd_vq_gemv(const std::string& command, const std::vector<std::string>& args) {
@@ -379,13 +248,6 @@ int cmd_sweep(const std::string& command, const std::vector<std::string>& args) 
   pos.add("file", 1);
   parse(command, args, d, pos);
   not_built(command, "parameter sweeps");
-}
-
-int cmd_validate(const std::string& command, const std::vector<std::string>& args) {
-  po::options_description d("validate options");
-  add_sim_options(d);
-  parse(command, args, d);
-  not_built(command, "the paper's headline figures need EVA, FIGLUT and the workload compiler");
 }
 
 int cmd_dram_bench(const std::string& command, const std::vector<std::string>& args) {

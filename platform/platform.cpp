@@ -153,6 +153,7 @@ void Platform::driver() {
       r.energy_j += j - energy0[module];
     }
     energy0 = energy1;
+    if (m_on_op_done) m_on_op_done();
     m_results.push_back(r);
   }
   m_end = sc_core::sc_time_stamp();

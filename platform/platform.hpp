@@ -4,6 +4,7 @@
 // operation descriptors and records, per op, the time and DRAM traffic it
 // took. Several platforms may live side by side in one simulation.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <variant>
 #include <vector>
@@ -44,6 +45,9 @@ class Platform : public sc_core::sc_module {
   Report report() const;
 
   DramTarget& dram() { return *m_dram; }
+  // Called after each operation completes (progress reporting).
+  void on_op_done(std::function<void()> f) { m_on_op_done = std::move(f); }
+  std::size_t queued_ops() const { return m_ops.size(); }
 
  private:
   void driver();
@@ -57,6 +61,7 @@ class Platform : public sc_core::sc_module {
   std::vector<std::variant<GemmDescriptor, VectorDescriptor>> m_ops;
   std::vector<OpReport> m_results;
   sc_core::sc_time m_end = sc_core::SC_ZERO_TIME;
+  std::function<void()> m_on_op_done;
 };
 
 }  // namespace eva

@@ -62,6 +62,8 @@ nlohmann::json to_json(const Report& r) {
   j["energy_per_op_pj"] = e.energy_per_op_pj;
   j["energy_per_token_j"] = e.energy_per_token_j;
   if (!r.functional.is_null()) j["functional"] = r.functional;
+  if (r.extra.is_object())
+    for (const auto& [key, value] : r.extra.items()) j[key] = value;
   return j;
 }
 

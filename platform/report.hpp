@@ -46,6 +46,7 @@ struct Report {
   nlohmann::json config;      // the settings that shaped the numbers
   nlohmann::json stats;       // module -> statistic -> {value, unit, description}
   nlohmann::json functional;  // functional runs: the check against the reference
+  nlohmann::json extra;       // command-specific figures, merged into the top level
 };
 
 // Derived figures: GOPS, GOPS/W, GOPS/mm2, pJ per op, J per token.

@@ -7,6 +7,7 @@
 #include "address_allocator.hpp"
 #include "common/error.hpp"
 #include "platform.hpp"
+#include "progress.hpp"
 
 namespace eva {
 
@@ -85,16 +86,26 @@ std::size_t Runner::add(const Workload& w) {
   return m_workloads.size() - 1;
 }
 
-void Runner::run() {
+void Runner::run_all(const std::vector<Runner*>& runners, bool quiet) {
   const auto wall0 = std::chrono::steady_clock::now();
+  std::uint64_t total = 0;
+  for (Runner* r : runners)
+    for (const auto& p : r->m_platforms) total += p->queued_ops();
+  Progress progress("simulating", total, quiet);
+  for (Runner* r : runners)
+    for (const auto& p : r->m_platforms) p->on_op_done([&progress] { progress.step(); });
   sc_core::sc_start();
-  m_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  for (const auto& p : m_platforms) m_results.push_back(p->report());
+  progress.finish();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  for (Runner* r : runners) {
+    r->m_wall_s = wall;
+    for (const auto& p : r->m_platforms) r->m_results.push_back(p->report());
+  }
 }
 
 std::size_t Runner::simulated_ops() const { return m_queued.empty() ? 0 : m_queued.front()->ops; }
 
-Report Runner::report(std::size_t arch, std::size_t w) const {
+Report Runner::report(std::size_t arch, std::size_t w, bool with_ops) const {
   const Report& sim = m_results.at(arch);
   const Workload& work = m_workloads.at(w);
   const ArchConfig& c = m_archs[arch];
@@ -116,8 +127,10 @@ Report Runner::report(std::size_t arch, std::size_t w) const {
   for (const WorkloadOp& op : work.ops) {
     OpReport o = sim.ops.at(q.index.at(op.signature()));
     const auto times = static_cast<std::uint64_t>(op.kind == WorkloadOp::Kind::attention ? op.count : 1);
-    o.name = op.layer >= 0 ? fmt::format("layer{}.{}{}", op.layer, op.name, op.expert >= 0 ? fmt::format(".{}", op.expert) : "")
-                           : op.name;
+    if (with_ops)
+      o.name = op.layer < 0    ? op.name
+               : op.expert < 0 ? fmt::format("layer{}.{}", op.layer, op.name)
+                               : fmt::format("layer{}.{}.{}", op.layer, op.name, op.expert);
     o.count = op.count;
     o.cycles *= times;
     o.compute_cycles *= times;
@@ -136,7 +149,7 @@ Report Runner::report(std::size_t arch, std::size_t w) const {
     r.dram_bytes_written += o.dram_bytes_written;
     r.work_ops += o.work_ops;
     energy += o.energy_j;
-    r.ops.push_back(o);
+    if (with_ops) r.ops.push_back(std::move(o));
   }
   r.energy_j = energy;
   const double bytes = static_cast<double>(r.dram_bytes_read + r.dram_bytes_written);

@@ -32,10 +32,14 @@ class Runner {
   // Queues what `w` needs (before run()). Throws InputError if an operation
   // cannot run on an architecture. Returns the workload's handle.
   std::size_t add(const Workload& w);
-  // Simulates everything queued.
-  void run();
+  // Simulates everything queued, with a progress bar unless `quiet`: the
+  // kernel runs every platform of every runner built so far.
+  void run(bool quiet = true) { run_all({this}, quiet); }
+  static void run_all(const std::vector<Runner*>& runners, bool quiet);
   // The report of workload `w` (a handle from add) on architecture `arch`.
-  Report report(std::size_t arch, std::size_t w) const;
+  // `with_ops`: list every operation (false: totals only, for compositions
+  // of many workloads).
+  Report report(std::size_t arch, std::size_t w, bool with_ops = true) const;
   const std::vector<ArchConfig>& archs() const { return m_archs; }
   // Distinct operations simulated per architecture.
   std::size_t simulated_ops() const;

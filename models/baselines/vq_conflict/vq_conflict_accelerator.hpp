@@ -17,6 +17,7 @@
 // lanes x d MACs per cycle, once its operands are on chip; non-FC operations
 // on the vector unit.
 #include <cstdint>
+#include <map>
 #include <random>
 #include <vector>
 
@@ -62,7 +63,7 @@ class VqConflictAccelerator : public Accelerator {
   const VqConflictConfig m_config;
   const ClockDomain m_clock;
   const std::uint64_t m_words_per_entry;
-  std::mt19937_64 m_rng;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<std::uint64_t>> m_chunk_cycles;  // (N, K)
   StatGroup m_stats{"lookup"};
   BufferTraffic m_traffic;
   std::size_t m_lookups, m_cycles;

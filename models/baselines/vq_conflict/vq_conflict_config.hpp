@@ -25,6 +25,11 @@ struct LookupConfig {
   // u^(1 + skew) of the range (0: uniform), as trained codebooks skew.
   double index_skew = 0.0;
   int seed = 1;
+  // Timing mode counts the conflicts of this many lookup cycles' worth of
+  // lane groups exactly (whole chunks of columns), then charges the rest of
+  // the layer their mean: the drawn stream is stationary, so the estimate's
+  // error shrinks as 1/sqrt(sample). 0: count every lookup.
+  int sample_groups = 1 << 18;
 
   template <class V>
   void visit(V& v) {
@@ -34,6 +39,7 @@ struct LookupConfig {
     v.field("replicas", replicas, between(1, 1024), "codebook copies");
     v.field("index_skew", index_skew, between(0.0, 100.0), "timing mode: index power-law skew");
     v.field("seed", seed, between(0, 1 << 30), "timing mode: index seed");
+    v.field("sample_groups", sample_groups, between(0, 1 << 30), "timing mode: lane groups counted exactly (0: all)");
   }
 };
 

@@ -1,0 +1,169 @@
+#include "studies.hpp"
+
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "runner.hpp"
+
+namespace eva {
+
+std::vector<Report> run_model(const std::vector<ArchConfig>& archs, const ModelConfig& model,
+                              const WorkloadRequest& request, const StudyOptions& options) {
+  const Workload w = compile_workload(model, request);
+  Runner runner(archs, options.direct);
+  const std::size_t id = runner.add(w);
+  runner.run(options.quiet);
+  std::vector<Report> out;
+  for (std::size_t a = 0; a < archs.size(); ++a) {
+    Report r = runner.report(a, id);
+    r.model = model.name;
+    r.phase = std::string(enum_name(request.phase));
+    r.extra["batch"] = request.batch;
+    r.extra["seq_len"] = request.seq_len;
+    r.extra["experts_touched"] = w.experts_touched;
+    r.extra["simulated_operations"] = runner.simulated_ops();
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+namespace {
+
+// Sums a composed workload report into an accumulating one, `times` times.
+void accumulate(Report& total, const Report& part, double times) {
+  total.cycles += static_cast<std::uint64_t>(static_cast<double>(part.cycles) * times);
+  total.seconds += part.seconds * times;
+  total.energy_j = total.energy_j.value_or(0.0) + part.energy_j.value_or(0.0) * times;
+  for (const auto& [module, j] : part.energy_breakdown_j) total.energy_breakdown_j[module] += j * times;
+  total.dram_bytes_read += static_cast<std::uint64_t>(static_cast<double>(part.dram_bytes_read) * times);
+  total.dram_bytes_written += static_cast<std::uint64_t>(static_cast<double>(part.dram_bytes_written) * times);
+  total.work_ops += part.work_ops * times;
+}
+
+}  // namespace
+
+E2ePlan plan_e2e(Runner& runner, const ModelConfig& model, const std::vector<Request>& requests) {
+  // Every distinct prompt length and KV length the trace needs, once.
+  std::set<std::uint64_t> prompts, contexts;
+  for (const Request& r : requests) {
+    prompts.insert(r.input);
+    for (std::uint64_t t = 1; t <= r.output; ++t) contexts.insert(r.input + t);
+  }
+  E2ePlan plan{model, requests, {}, {}};
+  for (std::uint64_t l : prompts) {
+    WorkloadRequest q;
+    q.phase = Phase::prefill;
+    q.seq_len = l;
+    q.seed = l;
+    plan.prefill[l] = runner.add(compile_workload(model, q));
+  }
+  for (std::uint64_t l : contexts) {
+    WorkloadRequest q;
+    q.phase = Phase::decode;
+    q.seq_len = l;
+    q.seed = l;
+    plan.decode[l] = runner.add(compile_workload(model, q));
+  }
+  return plan;
+}
+
+std::vector<Report> finish_e2e(const Runner& runner, const E2ePlan& plan) {
+  const std::vector<ArchConfig>& archs = runner.archs();
+  std::vector<Report> out;
+  for (std::size_t a = 0; a < archs.size(); ++a) {
+    std::map<std::uint64_t, Report> prefill, decode;
+    for (const auto& [l, id] : plan.prefill) prefill[l] = runner.report(a, id, false);
+    for (const auto& [l, id] : plan.decode) decode[l] = runner.report(a, id, false);
+    Report total, pre, dec;
+    std::uint64_t out_tokens = 0;
+    for (const Request& r : plan.requests) {
+      accumulate(pre, prefill.at(r.input), 1.0);
+      for (std::uint64_t t = 1; t <= r.output; ++t) accumulate(dec, decode.at(r.input + t), 1.0);
+      out_tokens += r.output;
+    }
+    accumulate(total, pre, 1.0);
+    accumulate(total, dec, 1.0);
+    total.arch = archs[a].name;
+    total.model = plan.model.name;
+    total.phase = "e2e";
+    total.tokens = out_tokens;
+    const Report& any = prefill.begin()->second;
+    total.area_mm2 = any.area_mm2;
+    total.area_breakdown_mm2 = any.area_breakdown_mm2;
+    total.config = any.config;
+    total.sim_wall_s = any.sim_wall_s;
+    const double bytes = static_cast<double>(total.dram_bytes_read + total.dram_bytes_written);
+    total.dram_bw_utilization =
+        total.seconds > 0 ? bytes / (archs[a].dram.peak_bytes_per_second() * total.seconds) : 0.0;
+    // Per phase, as operations: the prefills and the decode steps.
+    for (const auto& [name, part] : {std::pair{"prefill", &pre}, std::pair{"decode", &dec}}) {
+      OpReport o;
+      o.name = name;
+      o.cycles = part->cycles;
+      o.seconds = part->seconds;
+      o.energy_j = part->energy_j.value_or(0.0);
+      o.energy_breakdown_j = part->energy_breakdown_j;
+      o.dram_bytes_read = part->dram_bytes_read;
+      o.dram_bytes_written = part->dram_bytes_written;
+      o.work_ops = part->work_ops;
+      total.ops.push_back(o);
+    }
+    total.extra["requests"] = plan.requests.size();
+    total.extra["output_tokens"] = out_tokens;
+    total.extra["mean_latency_s"] = total.seconds / static_cast<double>(plan.requests.size());
+    total.extra["tokens_per_s"] = static_cast<double>(out_tokens) / total.seconds;
+    total.extra["prefill_s"] = pre.seconds;
+    total.extra["decode_s"] = dec.seconds;
+    total.extra["simulated_operations"] = runner.simulated_ops();
+    out.push_back(std::move(total));
+  }
+  return out;
+}
+
+std::vector<Report> run_e2e(const std::vector<ArchConfig>& archs, const ModelConfig& model,
+                            const std::vector<Request>& requests, const StudyOptions& options) {
+  Runner runner(archs, false);
+  const E2ePlan plan = plan_e2e(runner, model, requests);
+  runner.run(options.quiet);
+  return finish_e2e(runner, plan);
+}
+
+void add_ratios(std::vector<Report>& reports, const std::vector<std::string>& baselines) {
+  for (const std::string& b : baselines) {
+    const Report* base = nullptr;
+    for (const Report& r : reports)
+      if (r.arch == b) base = &r;
+    if (!base) continue;
+    for (Report& r : reports) {
+      r.extra["speedup_vs_" + b] = r.seconds > 0 ? base->seconds / r.seconds : 0.0;
+      const double e = r.energy_j.value_or(0.0);
+      r.extra["energy_efficiency_vs_" + b] = e > 0 ? base->energy_j.value_or(0.0) / e : 0.0;
+    }
+  }
+}
+
+std::string comparison_table(const std::vector<Report>& reports, const std::vector<std::string>& baselines) {
+  std::string head = fmt::format("{:<14} {:>14} {:>12} {:>12} {:>10} {:>9} {:>10}", "arch", "latency_ms", "energy_mJ",
+                                 "mJ/token", "GOPS", "GOPS/W", "GOPS/mm2");
+  for (const std::string& b : baselines) head += fmt::format(" {:>12} {:>12}", "speedup/" + b, "eff/" + b);
+  std::string out = head + "\n";
+  for (const Report& r : reports) {
+    const Efficiency e = efficiency(r);
+    std::string row = fmt::format("{:<14} {:>14.4f} {:>12.4f} {:>12.4f} {:>10.2f} {:>9.2f} {:>10.2f}", r.arch,
+                                  r.seconds * 1e3, r.energy_j.value_or(0.0) * 1e3, e.energy_per_token_j * 1e3, e.gops,
+                                  e.gops_per_w, e.gops_per_mm2);
+    for (const std::string& b : baselines) {
+      const std::string s = "speedup_vs_" + b, f = "energy_efficiency_vs_" + b;
+      if (r.extra.contains(s))
+        row += fmt::format(" {:>12.2f} {:>12.2f}", r.extra[s].get<double>(), r.extra[f].get<double>());
+      else
+        row += fmt::format(" {:>12} {:>12}", "-", "-");
+    }
+    out += row + "\n";
+  }
+  return out;
+}
+
+}  // namespace eva

@@ -1,0 +1,54 @@
+#pragma once
+// Whole-model studies built on the Runner: one model on several
+// architectures (run, compare), and end to end over a request trace (e2e).
+// Each function elaborates once, so it is called at most once per process.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "arch_config.hpp"
+#include "dataset.hpp"
+#include "model_config.hpp"
+#include "report.hpp"
+#include "workload.hpp"
+
+namespace eva {
+
+struct StudyOptions {
+  bool direct = false;  // simulate every operation instead of composing signatures
+  bool quiet = true;    // no progress bar
+};
+
+class Runner;
+
+// The two steps of an end-to-end study, for callers that run several studies
+// in one elaboration: plan (queue the workloads), then, after the runner ran,
+// compose the reports.
+struct E2ePlan {
+  ModelConfig model;
+  std::vector<Request> requests;
+  std::map<std::uint64_t, std::size_t> prefill, decode;  // length -> workload handle
+};
+E2ePlan plan_e2e(Runner& runner, const ModelConfig& model, const std::vector<Request>& requests);
+std::vector<Report> finish_e2e(const Runner& runner, const E2ePlan& plan);
+
+// One forward pass (prefill or decode) of `model` on each architecture.
+std::vector<Report> run_model(const std::vector<ArchConfig>& archs, const ModelConfig& model,
+                              const WorkloadRequest& request, const StudyOptions& options);
+
+// End to end: per request, the prefill of its prompt and one decode step per
+// output token, each against the KV cache grown so far. Each report carries
+// `requests`, `mean_latency_s`, `tokens_per_s`, `energy_per_token_j`,
+// `prefill_s` and `decode_s`.
+std::vector<Report> run_e2e(const std::vector<ArchConfig>& archs, const ModelConfig& model,
+                            const std::vector<Request>& requests, const StudyOptions& options);
+
+// Adds ratios against the named baselines that are among the reports
+// (speedup = their seconds / ours; energy efficiency = their energy / ours).
+void add_ratios(std::vector<Report>& reports, const std::vector<std::string>& baselines);
+
+// A fixed-width table of the reports, one row per architecture.
+std::string comparison_table(const std::vector<Report>& reports, const std::vector<std::string>& baselines);
+
+}  // namespace eva
