@@ -141,8 +141,10 @@ int cmd_e2e(const std::string& command, const std::vector<std::string>& args) {
   d.add_options()("model", po::value<std::string>(), "model")(
       "dataset", po::value<std::string>()->default_value("dolly"), "request trace (built-in name or JSON file)")(
       "archs", po::value<std::string>()->default_value(default_archs), "a,b,...")(
-      "requests", po::value<std::string>(), "the first N requests only")("csv", po::value<std::string>(),
-                                                                          "write the reports as CSV");
+      "requests", po::value<std::string>(), "the first N requests only")(
+      "kv-grid", po::value<std::string>()->default_value("32"),
+      "simulate decode steps at KV lengths on this grid, interpolate between (1: every length)")(
+      "csv", po::value<std::string>(), "write the reports as CSV");
   add_sim_options(d);
   const auto vm = parse(command, args, d);
   const SimOptions s = sim_options(vm);
@@ -155,6 +157,7 @@ int cmd_e2e(const std::string& command, const std::vector<std::string>& args) {
   const ModelConfig model = load_model(required(vm, command, "model"));
   StudyOptions options;
   options.quiet = s.quiet;
+  options.kv_grid = positive("--kv-grid", vm["kv-grid"].as<std::string>(), 1 << 20);
   std::vector<Report> reports = run_e2e(archs, model, requests, options);
   add_ratios(reports, ratio_baselines);
   write_outputs(s, reports, true);

@@ -1,5 +1,6 @@
 #include "studies.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -44,14 +45,30 @@ void accumulate(Report& total, const Report& part, double times) {
 
 }  // namespace
 
-E2ePlan plan_e2e(Runner& runner, const ModelConfig& model, const std::vector<Request>& requests) {
-  // Every distinct prompt length and KV length the trace needs, once.
+namespace {
+
+// The grid points whose costs give a KV length's by interpolation.
+std::pair<std::uint64_t, std::uint64_t> grid_points(std::uint64_t l, std::uint64_t grid) {
+  if (grid <= 1 || l % grid == 0) return {l, l};
+  const std::uint64_t lo = std::max<std::uint64_t>(1, l / grid * grid);
+  return {lo, (l / grid + 1) * grid};
+}
+
+}  // namespace
+
+E2ePlan plan_e2e(Runner& runner, const ModelConfig& model, const std::vector<Request>& requests,
+                 std::uint64_t kv_grid) {
+  // Every distinct prompt length, and every KV grid point the trace needs, once.
   std::set<std::uint64_t> prompts, contexts;
   for (const Request& r : requests) {
     prompts.insert(r.input);
-    for (std::uint64_t t = 1; t <= r.output; ++t) contexts.insert(r.input + t);
+    for (std::uint64_t t = 1; t <= r.output; ++t) {
+      const auto [lo, hi] = grid_points(r.input + t, kv_grid);
+      contexts.insert(lo);
+      contexts.insert(hi);
+    }
   }
-  E2ePlan plan{model, requests, {}, {}};
+  E2ePlan plan{model, requests, kv_grid, {}, {}};
   for (std::uint64_t l : prompts) {
     WorkloadRequest q;
     q.phase = Phase::prefill;
@@ -80,7 +97,17 @@ std::vector<Report> finish_e2e(const Runner& runner, const E2ePlan& plan) {
     std::uint64_t out_tokens = 0;
     for (const Request& r : plan.requests) {
       accumulate(pre, prefill.at(r.input), 1.0);
-      for (std::uint64_t t = 1; t <= r.output; ++t) accumulate(dec, decode.at(r.input + t), 1.0);
+      for (std::uint64_t t = 1; t <= r.output; ++t) {
+        const std::uint64_t l = r.input + t;
+        const auto [lo, hi] = grid_points(l, plan.kv_grid);
+        if (lo == hi) {
+          accumulate(dec, decode.at(l), 1.0);
+          continue;
+        }
+        const double w = static_cast<double>(l - lo) / static_cast<double>(hi - lo);
+        accumulate(dec, decode.at(lo), 1.0 - w);
+        accumulate(dec, decode.at(hi), w);
+      }
       out_tokens += r.output;
     }
     accumulate(total, pre, 1.0);
@@ -94,6 +121,7 @@ std::vector<Report> finish_e2e(const Runner& runner, const E2ePlan& plan) {
     total.area_breakdown_mm2 = any.area_breakdown_mm2;
     total.config = any.config;
     total.sim_wall_s = any.sim_wall_s;
+    total.stats = any.stats;
     const double bytes = static_cast<double>(total.dram_bytes_read + total.dram_bytes_written);
     total.dram_bw_utilization =
         total.seconds > 0 ? bytes / (archs[a].dram.peak_bytes_per_second() * total.seconds) : 0.0;
@@ -125,9 +153,45 @@ std::vector<Report> finish_e2e(const Runner& runner, const E2ePlan& plan) {
 std::vector<Report> run_e2e(const std::vector<ArchConfig>& archs, const ModelConfig& model,
                             const std::vector<Request>& requests, const StudyOptions& options) {
   Runner runner(archs, false);
-  const E2ePlan plan = plan_e2e(runner, model, requests);
+  const E2ePlan plan = plan_e2e(runner, model, requests, options.kv_grid);
   runner.run(options.quiet);
-  return finish_e2e(runner, plan);
+  std::vector<Report> out = finish_e2e(runner, plan);
+  for (Report& r : out) r.extra["kv_grid"] = options.kv_grid;
+  return out;
+}
+
+std::vector<Report> run_e2e_direct(const std::vector<ArchConfig>& archs, const ModelConfig& model,
+                                   const std::vector<Request>& requests) {
+  Workload all;
+  std::uint64_t out_tokens = 0;
+  for (const Request& r : requests) {
+    WorkloadRequest q;
+    q.phase = Phase::prefill;
+    q.seq_len = r.input;
+    q.seed = r.input;
+    const Workload p = compile_workload(model, q);
+    all.ops.insert(all.ops.end(), p.ops.begin(), p.ops.end());
+    for (std::uint64_t t = 1; t <= r.output; ++t) {
+      q.phase = Phase::decode;
+      q.seq_len = r.input + t;
+      q.seed = r.input + t;
+      const Workload d = compile_workload(model, q);
+      all.ops.insert(all.ops.end(), d.ops.begin(), d.ops.end());
+    }
+    out_tokens += r.output;
+  }
+  all.tokens = out_tokens;
+  Runner runner(archs, true);
+  const std::size_t id = runner.add(all);
+  runner.run(true);
+  std::vector<Report> out;
+  for (std::size_t a = 0; a < archs.size(); ++a) {
+    Report r = runner.report(a, id);
+    r.model = model.name;
+    r.phase = "e2e";
+    out.push_back(std::move(r));
+  }
+  return out;
 }
 
 void add_ratios(std::vector<Report>& reports, const std::vector<std::string>& baselines) {

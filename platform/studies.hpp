@@ -18,6 +18,12 @@ namespace eva {
 struct StudyOptions {
   bool direct = false;  // simulate every operation instead of composing signatures
   bool quiet = true;    // no progress bar
+  // End to end: decode steps are simulated at KV lengths on a grid of this
+  // step (and at 1) and interpolated linearly between grid points (exact on
+  // them). A decode step's cost is affine in its KV length but for the edge
+  // tiles of attention, so the interpolation error is a fraction of one tile.
+  // 1: every KV length simulated.
+  std::uint64_t kv_grid = 32;
 };
 
 class Runner;
@@ -28,9 +34,11 @@ class Runner;
 struct E2ePlan {
   ModelConfig model;
   std::vector<Request> requests;
+  std::uint64_t kv_grid = 1;
   std::map<std::uint64_t, std::size_t> prefill, decode;  // length -> workload handle
 };
-E2ePlan plan_e2e(Runner& runner, const ModelConfig& model, const std::vector<Request>& requests);
+E2ePlan plan_e2e(Runner& runner, const ModelConfig& model, const std::vector<Request>& requests,
+                 std::uint64_t kv_grid);
 std::vector<Report> finish_e2e(const Runner& runner, const E2ePlan& plan);
 
 // One forward pass (prefill or decode) of `model` on each architecture.
@@ -43,6 +51,12 @@ std::vector<Report> run_model(const std::vector<ArchConfig>& archs, const ModelC
 // `prefill_s` and `decode_s`.
 std::vector<Report> run_e2e(const std::vector<ArchConfig>& archs, const ModelConfig& model,
                             const std::vector<Request>& requests, const StudyOptions& options);
+
+// The same trace simulated step by step in one direct run (every operation of
+// every prefill and decode step in order): the reference the composition of
+// run_e2e is checked against. Slow; for small cases.
+std::vector<Report> run_e2e_direct(const std::vector<ArchConfig>& archs, const ModelConfig& model,
+                                   const std::vector<Request>& requests);
 
 // Adds ratios against the named baselines that are among the reports
 // (speedup = their seconds / ours; energy efficiency = their energy / ours).

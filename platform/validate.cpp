@@ -77,7 +77,7 @@ nlohmann::json validate(const ValidateOptions& o, std::string& table) {
     std::vector<std::size_t> ids;
     for (const std::string& m : decode_models) ids.push_back(runners.back()->add(fc_layer(load_model(m))));
     decode_ids.push_back(ids);
-    plans.push_back(plan_e2e(*runners.back(), e2e_model, dolly));
+    plans.push_back(plan_e2e(*runners.back(), e2e_model, dolly, StudyOptions{}.kv_grid));
   }
   std::vector<Runner*> all;
   for (auto& r : runners) all.push_back(r.get());

@@ -37,7 +37,7 @@ struct EvaPlan {
   EventQueue<OcInput> to_array;
   EventQueue<std::pair<std::uint64_t, int>> oc_ready;  // pass, OC half
   struct Chunk {
-    std::uint64_t pass, j0, cols, row_bytes, slot;  // row_bytes: per sub-vector in the slot
+    std::uint64_t pass, j0, cols, bytes, slot;  // the slot holds [column tile][sub-vector][run]
     Dma::Transfer t;
   };
   EventQueue<Chunk> chunks;
@@ -110,7 +110,9 @@ std::vector<std::uint8_t> EvaAccelerator::vq_index_image(const VqMatrix& w, std:
   std::vector<std::uint8_t> packed(t.index_bytes(), 0);
   for (int c = 0; c < w.codebooks; ++c)
     for (std::uint64_t v = 0; v < w.subvectors(); ++v)
-      for (std::uint64_t j = 0; j < w.n; ++j) pack_index(packed.data() + t.row_offset(c, v), j, w.index_bits, w.at(c, v, j));
+      for (std::uint64_t j = 0; j < w.n; ++j)
+        pack_index(packed.data() + t.run_offset(c, v, j / EvaTiler::tile_cols), j % EvaTiler::tile_cols, w.index_bits,
+                   w.at(c, v, j));
   return packed;
 }
 
@@ -164,12 +166,13 @@ std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
     VqWeights weights(m_config.vq, t);
     return m_gemm.run(op, weights);
   }
-  // Index chunks: as many columns as fit half the index buffer for a whole
-  // block of sub-vectors, in multiples of 8 (chunks start on whole bytes).
+  // Index chunks: as many whole column tiles as fit half the index buffer
+  // for a whole block of sub-vectors.
   const std::uint64_t index_buffer = static_cast<std::uint64_t>(m_config.buffers.weight_kib) * 1024;
   const std::uint64_t col_bytes = t.column_bytes(t.block_rows());
+  const std::uint64_t tc = EvaTiler::tile_cols;
   EvaPlan plan(op, t, 2);
-  plan.chunk_cols = std::max<std::uint64_t>(8, index_buffer / 2 / col_bytes / 8 * 8);
+  plan.chunk_cols = std::max<std::uint64_t>(tc, index_buffer / 2 / col_bytes / tc * tc);
   for (std::uint64_t s = 0; s < 2; ++s) plan.idx_free.push_back(s);
   if (op.functional) {
     for (auto& b : plan.idx_buf) b.resize(t.block_rows() * t.column_bytes(plan.chunk_cols));
@@ -241,6 +244,7 @@ void EvaAccelerator::fetch(EvaPlan& plan) {
 
 void EvaAccelerator::fetch_indices(EvaPlan& plan) {
   const GemmDescriptor& op = plan.op;
+  const std::uint64_t tc = EvaTiler::tile_cols;
   for (std::uint64_t i = 0; i < plan.tiler.size(); ++i) {
     const EvaPass p = plan.tiler.at(i);
     for (std::uint64_t j0 = 0; j0 < p.n; j0 += plan.chunk_cols) {
@@ -248,12 +252,27 @@ void EvaAccelerator::fetch_indices(EvaPlan& plan) {
       plan.idx_slots.acquire();
       const std::uint64_t slot = plan.idx_free.back();
       plan.idx_free.pop_back();
-      // The pass's sub-vectors' rows, this chunk's columns: p.v runs.
-      const std::uint64_t row = plan.tiler.column_bytes(cols);
-      const std::uint64_t at = plan.tiler.row_offset(p.codebook, p.v0) + plan.tiler.column_bytes(p.n0 + j0);
+      // The pass's sub-vectors in this chunk's column tiles: one run per tile
+      // (the full tiles as one 2-D transfer, a narrower last tile apart).
+      const EvaTiler& tl = plan.tiler;
+      const std::uint64_t t0 = (p.n0 + j0) / tc, tiles = (cols + tc - 1) / tc;
+      const std::uint64_t full = cols / tc, run = p.v * tl.column_bytes(tc);
+      const std::uint64_t stride = tl.block_size(p.v0 / tl.block_rows()) * tl.column_bytes(tc);
       std::uint8_t* buf = op.functional ? plan.idx_buf[slot].data() : nullptr;
-      m_traffic.write(BufferTraffic::weight, static_cast<double>(row * p.v * 8));
-      plan.chunks.push({i, j0, cols, row, slot, dma.start_read(op.weight_addr + at, row, p.v, plan.tiler.row_bytes(), buf)});
+      Dma::Transfer last;
+      std::uint64_t bytes = 0;
+      if (full) {
+        last = dma.start_read(op.weight_addr + tl.run_offset(p.codebook, p.v0, t0), run, full, stride, buf);
+        bytes += run * full;
+      }
+      if (tiles > full) {
+        const std::uint64_t narrow = p.v * tl.column_bytes(tl.tile_width(t0 + full));
+        last = dma.start_read(op.weight_addr + tl.run_offset(p.codebook, p.v0, t0 + full), narrow, 1, narrow,
+                              buf ? buf + full * run : nullptr);
+        bytes += narrow;
+      }
+      m_traffic.write(BufferTraffic::weight, static_cast<double>(bytes * 8));
+      plan.chunks.push({i, j0, cols, bytes, slot, last});
     }
   }
 }
@@ -306,6 +325,7 @@ void EvaAccelerator::compute_oc(EvaPlan& plan) {
 
 void EvaAccelerator::epilogue(EvaPlan& plan) {
   const GemmDescriptor& op = plan.op;
+  const std::uint64_t tc = EvaTiler::tile_cols;
   const VqFormat& f = m_config.vq;
   const std::uint64_t banks = static_cast<std::uint64_t>(m_config.oc.banks);
   const std::uint64_t half_bytes = oc.size() / 2;
@@ -331,7 +351,11 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
           lanes.clear();
           sums.assign(p.m, 0.0f);
           for (std::uint64_t vv = 0; vv < p.v; ++vv) {
-            const std::uint32_t index = unpack_index(plan.idx_buf[c.slot].data() + vv * c.row_bytes, j, f.index_bits);
+            const std::uint64_t ti = j / tc, width = std::min(tc, c.cols - ti * tc);
+            const std::uint32_t index =
+                unpack_index(plan.idx_buf[c.slot].data() + ti * p.v * plan.tiler.column_bytes(tc) +
+                                 vv * plan.tiler.column_bytes(width),
+                             j % tc, f.index_bits);
             if (index < p.e0 || index >= p.e0 + p.e) continue;  // another entry tile's
             for (std::uint64_t mm = 0; mm < p.m; ++mm) {
               const std::uint64_t r = vv * p.m + mm;
@@ -353,7 +377,7 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
         m_stats.inc(m_lookups_done, static_cast<double>(c.cols * rows));
         m_traffic.read(BufferTraffic::oc, static_cast<double>(c.cols * rows * 16));
       }
-      m_traffic.read(BufferTraffic::weight, static_cast<double>(c.row_bytes * p.v * 8));
+      m_traffic.read(BufferTraffic::weight, static_cast<double>(c.bytes * 8));
       m_stats.inc(m_columns, static_cast<double>(c.cols));
       m_stats.inc(m_busy, static_cast<double>(cycles));
       wait(m_clock.cycles(cycles));

@@ -11,11 +11,12 @@
 // and entry tiles (one unless a codebook has more entries than an OC bank
 // holds).
 //
-// Index layout in DRAM, per codebook: one row per sub-vector (K/d rows), each
-// row the N columns' indices packed (index_bits each, LSB first, the row
-// padded to a byte). A pass reads, for its sub-vectors, a run of columns:
-// one contiguous run per sub-vector, as long as the column chunk, whatever
-// the number of input rows.
+// Index layout in DRAM, per codebook: blocks of `block_rows` sub-vectors; in a
+// block, column tiles of 32 columns; in a tile, one run per sub-vector of the
+// tile's indices (index_bits each, LSB first, padded to a byte). So the
+// weight-stationary prefill array reads a block's column tile as one
+// contiguous run, and a decode pass, for its sub-vectors, one run per column
+// tile (32 x its sub-vectors indices: at least 128 B at 8-bit indices).
 #include <algorithm>
 #include <cstdint>
 
@@ -100,16 +101,25 @@ class EvaTiler {
   }
 
   // DRAM layout of the indices.
-  std::uint64_t column_bytes(std::uint64_t rows) const {  // `rows` indices of one column, packed
-    return (rows * static_cast<std::uint64_t>(m_f.index_bits) + 7) / 8;
+  static constexpr std::uint64_t tile_cols = 32;  // the prefill array's columns
+  std::uint64_t column_bytes(std::uint64_t count) const {  // `count` indices, packed
+    return (count * static_cast<std::uint64_t>(m_f.index_bits) + 7) / 8;
   }
-  std::uint64_t row_bytes() const { return column_bytes(m_n); }  // one sub-vector's N indices
+  std::uint64_t tile_width(std::uint64_t tile) const { return std::min(tile_cols, m_n - tile * tile_cols); }
+  std::uint64_t block_size(std::uint64_t block) const { return std::min(m_block_rows, m_v - block * m_block_rows); }
+  // One sub-vector's N indices, tile by tile.
+  std::uint64_t row_bytes() const {
+    return m_n / tile_cols * column_bytes(tile_cols) + column_bytes(m_n % tile_cols);
+  }
   std::uint64_t index_bytes() const {  // all of them
     return static_cast<std::uint64_t>(m_f.codebooks) * m_v * row_bytes();
   }
-  // Where sub-vector v's row of codebook c starts.
-  std::uint64_t row_offset(int c, std::uint64_t v) const {
-    return (static_cast<std::uint64_t>(c) * m_v + v) * row_bytes();
+  // Where sub-vector v's run in column tile `tile` of codebook c starts; the
+  // runs of a block's consecutive sub-vectors follow each other.
+  std::uint64_t run_offset(int c, std::uint64_t v, std::uint64_t tile) const {
+    const std::uint64_t block = v / m_block_rows;
+    return (static_cast<std::uint64_t>(c) * m_v + block * m_block_rows) * row_bytes() +
+           tile * block_size(block) * column_bytes(tile_cols) + (v % m_block_rows) * column_bytes(tile_width(tile));
   }
 
  private:

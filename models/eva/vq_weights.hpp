@@ -36,12 +36,15 @@ class VqWeights : public WeightSource {
     }
     if (t.k0 % block_k == 0 || t.first_k) {  // a new block of indices for this column tile
       const std::uint64_t v0 = t.k0 / d / m_layout.block_rows() * m_layout.block_rows();
-      const std::uint64_t rows = std::min(m_layout.block_rows(), op.k / d - v0);
-      for (int c = 0; c < m_f.codebooks; ++c) {
-        const std::uint64_t at = m_layout.row_offset(c, v0) + m_layout.column_bytes(t.n0);
-        const std::uint64_t row = m_layout.column_bytes(t.n);
-        m_last = dma.start_read(op.weight_addr + at, row, rows, m_layout.row_bytes(), nullptr);
-      }
+      // The block's runs for the index tiles under this column tile: one
+      // contiguous read per index tile and codebook.
+      const std::uint64_t rows = m_layout.block_size(v0 / m_layout.block_rows());
+      const std::uint64_t tc = EvaTiler::tile_cols;
+      for (int c = 0; c < m_f.codebooks; ++c)
+        for (std::uint64_t tile = t.n0 / tc; tile * tc < t.n0 + t.n; ++tile) {
+          const std::uint64_t bytes = rows * m_layout.column_bytes(m_layout.tile_width(tile));
+          m_last = dma.start_read(op.weight_addr + m_layout.run_offset(c, v0, tile), bytes, 1, bytes, nullptr);
+        }
     }
     return m_last;
   }

@@ -14,12 +14,13 @@ namespace eva {
 // slot indices travel with the counting semaphores that guard them.
 struct GemmPlan {
   GemmPlan(const GemmDescriptor& d, const WsTiler& t, std::uint64_t weight_slots, std::uint64_t output_slots,
-           bool whole_input)
+           bool whole_input, std::uint64_t slice)
       : op(d),
         tiler(t),
         whole_block_input(whole_input),
+        slice_tiles(slice),
         weight_slots(weight_slots),
-        input_block(1),
+        input_block(whole_input ? 1 : 2),
         output_slots(output_slots) {
     for (std::uint64_t i = weight_slots; i-- > 0;) free_weight.push_back(i);
     for (std::uint64_t i = output_slots; i-- > 0;) free_output.push_back(i);
@@ -29,15 +30,18 @@ struct GemmPlan {
   WeightSource* weights = nullptr;
   WsDatapath* datapath = nullptr;  // functional runs
   // Whole input-row blocks fit in the input buffer: read each block once.
-  // Otherwise each tile's input slice travels with its weights.
+  // Otherwise slices of `slice_tiles` reduction tiles, double-buffered.
   bool whole_block_input;
-  Slots weight_slots;  // weight (and input-slice) buffer slots
-  Slots input_block;   // the input buffer, when it holds whole blocks
+  std::uint64_t slice_tiles;
+  Slots weight_slots;  // weight buffer slots
+  Slots input_block;   // the input buffer: one whole block, or two slices
   Slots output_slots;  // the output buffer (accumulators)
   std::vector<std::uint64_t> free_weight, free_output;
   struct Fetched {
     std::uint64_t tile, slot;
     Dma::Transfer input, weights;
+    int input_slot;              // slices: which half of the input buffer
+    std::uint64_t k0, k_width;   // the input held there: reduction columns [k0, k0 + k_width)
   };
   struct Done {
     std::uint64_t tile, slot;
@@ -47,8 +51,8 @@ struct GemmPlan {
   EventQueue<Done> done;      // finished output tiles
   // Functional data: per weight slot its weights and input slice; the block's
   // input rows; per output slot its accumulators.
-  std::vector<std::vector<std::uint8_t>> weight_data, slice_data;
-  std::vector<std::uint8_t> block_data;
+  std::vector<std::vector<std::uint8_t>> weight_data;
+  std::vector<std::uint8_t> block_data, slice_data[2];
   std::vector<std::vector<double>> acc;
   std::vector<std::uint8_t> parameters;
   Dma::Transfer parameter_transfer;
@@ -59,6 +63,7 @@ namespace {
 struct Sizing {
   std::uint64_t m_tile, weight_slots, output_slots;
   bool whole_block_input;
+  std::uint64_t slice_tiles = 0;  // reduction tiles per input slice (not whole-block input)
 };
 
 Sizing size_buffers(const WsGemmConfig& c, const GemmDescriptor& op, const WeightSource& weights) {
@@ -78,17 +83,24 @@ Sizing size_buffers(const WsGemmConfig& c, const GemmDescriptor& op, const Weigh
   if (s.m_tile == 0)
     throw InputError(
         fmt::format("buffers.output_kib: {} KiB cannot hold one row of {} accumulators", c.buffers.output_kib, cols));
-  const std::uint64_t m_block = std::min(op.m, s.m_tile);
-  s.output_slots = out_buf / (m_block * acc_row);  // >= 1 by the choice of m_tile
+  std::uint64_t m_block = std::min(op.m, s.m_tile);
   s.whole_block_input = packed_bytes(m_block * op.k, c.formats.act_bits) <= in_buf;
+  if (!s.whole_block_input) {
+    // A block's input rows do not fit the input buffer: the input comes in
+    // slices of as many reduction tiles as half the buffer holds (the other
+    // half takes the next slice), re-read for every column tile.
+    s.slice_tiles = in_buf / 2 / packed_bytes(m_block * rows, c.formats.act_bits);
+    if (s.slice_tiles == 0)
+      throw InputError(fmt::format("buffers.input_kib: {} KiB cannot double-buffer the input of one {}-row "
+                                   "reduction tile for {} input rows",
+                                   c.buffers.input_kib, rows, m_block));
+  }
+  s.output_slots = out_buf / (m_block * acc_row);  // >= 1 by the choice of m_tile
   const std::uint64_t w_tile = std::max<std::uint64_t>(1, weights.tile_buffer_bytes(rows, cols));
-  std::uint64_t slots = w_buf / w_tile;
-  if (!s.whole_block_input) slots = std::min(slots, in_buf / packed_bytes(m_block * rows, c.formats.act_bits));
+  const std::uint64_t slots = w_buf / w_tile;
   if (slots < 2)
-    throw InputError(
-        fmt::format("buffers: weight ({} KiB) and input ({} KiB) buffers cannot double-buffer a "
-                    "{}x{} weight tile with {} input rows",
-                    c.buffers.weight_kib, c.buffers.input_kib, rows, cols, m_block));
+    throw InputError(fmt::format("buffers.weight_kib: {} KiB cannot double-buffer a {}x{} weight tile",
+                                 c.buffers.weight_kib, rows, cols));
   s.weight_slots = slots;
   return s;
 }
@@ -107,12 +119,11 @@ std::uint64_t WsGemm::run(const GemmDescriptor& op, WeightSource& weights, WsDat
   if (op.functional && datapath == nullptr) throw std::logic_error("WsGemm: functional run without a datapath");
   const Sizing s = size_buffers(m_config, op, weights);
   const WsTiler tiler = this->tiler(op, s.m_tile);
-  GemmPlan plan(op, tiler, s.weight_slots, s.output_slots, s.whole_block_input);
+  GemmPlan plan(op, tiler, s.weight_slots, s.output_slots, s.whole_block_input, s.slice_tiles);
   plan.weights = &weights;
   plan.datapath = datapath;
   if (op.functional) {
     plan.weight_data.resize(s.weight_slots);
-    plan.slice_data.resize(s.weight_slots);
     plan.acc.resize(s.output_slots);
   }
   // The datapath's parameters (scales) come first; the first tile waits for them.
@@ -135,7 +146,10 @@ std::uint64_t WsGemm::run(const GemmDescriptor& op, WeightSource& weights, WsDat
 void WsGemm::fetch(GemmPlan& plan) {
   const FormatConfig& f = m_config.formats;
   const GemmDescriptor& op = plan.op;
-  Dma::Transfer input;  // the block's input rows, or the tile's input slice
+  const std::uint64_t rows = m_config.tile_k ? m_config.tile_k : static_cast<std::uint64_t>(m_config.systolic.rows);
+  Dma::Transfer input;  // the block's input rows, or the current slice
+  int input_slot = 1;
+  std::uint64_t k0 = 0, k_width = op.k;
   for (std::uint64_t i = 0; i < plan.tiler.size(); ++i) {
     const WsTile t = plan.tiler.at(i);
     plan.weight_slots.acquire();
@@ -153,14 +167,18 @@ void WsGemm::fetch(GemmPlan& plan) {
         input = m_dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k, f.act_bits), row, t.m, row, dst);
         m_traffic.write(BufferTraffic::input, static_cast<double>(row * t.m * 8));
       }
-    } else {
-      const std::uint64_t row = packed_bytes(t.k, f.act_bits);
+    } else if (t.pass == 0 && t.k0 % (plan.slice_tiles * rows) == 0) {  // a new slice
+      plan.input_block.acquire();
+      input_slot ^= 1;
+      k0 = t.k0;
+      k_width = std::min(plan.slice_tiles * rows, op.k - k0);
+      const std::uint64_t row = packed_bytes(k_width, f.act_bits);
       std::uint8_t* dst = nullptr;
       if (op.functional) {
-        plan.slice_data[slot].assign(row * t.m, 0);
-        dst = plan.slice_data[slot].data();
+        plan.slice_data[input_slot].assign(row * t.m, 0);
+        dst = plan.slice_data[input_slot].data();
       }
-      input = m_dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k + t.k0, f.act_bits), row, t.m,
+      input = m_dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k + k0, f.act_bits), row, t.m,
                                packed_bytes(op.k, f.act_bits), dst);
       m_traffic.write(BufferTraffic::input, static_cast<double>(row * t.m * 8));
     }
@@ -170,7 +188,7 @@ void WsGemm::fetch(GemmPlan& plan) {
       wdst = plan.weight_data[slot].data();
     }
     m_traffic.write(BufferTraffic::weight, static_cast<double>(plan.weights->tile_bytes(t) * 8));
-    plan.ready.push({i, slot, input, plan.weights->fetch(m_dma, op, t, wdst)});
+    plan.ready.push({i, slot, input, plan.weights->fetch(m_dma, op, t, wdst), input_slot, k0, k_width});
   }
 }
 
@@ -203,13 +221,15 @@ void WsGemm::compute(GemmPlan& plan) {
         plan.datapath->tile(t, plan.block_data.data(), t.k0, op.k, plan.weight_data[in.slot].data(),
                             plan.acc[out_slot].data());
       else
-        plan.datapath->tile(t, plan.slice_data[in.slot].data(), 0, t.k, plan.weight_data[in.slot].data(),
-                            plan.acc[out_slot].data());
+        plan.datapath->tile(t, plan.slice_data[in.input_slot].data(), t.k0 - in.k0, in.k_width,
+                            plan.weight_data[in.slot].data(), plan.acc[out_slot].data());
     }
     const sc_core::sc_time outputs_at = m_array.run_tile(t.m, t.m * t.k * t.n);
     plan.free_weight.push_back(in.slot);
     plan.weight_slots.release();
-    if (plan.whole_block_input && t.last_in_block) plan.input_block.release();
+    if (plan.whole_block_input ? t.last_in_block
+                               : t.pass + 1 == plan.tiler.passes() && (t.k0 + t.k == in.k0 + in.k_width))
+      plan.input_block.release();
     if (t.last_k) plan.done.push({in.tile, out_slot, outputs_at});
   }
 }

@@ -46,6 +46,7 @@ class WsTiler {
   std::uint64_t tiles_per_block() const { return m_ktiles * m_ntiles * m_passes; }
   std::uint64_t blocks() const { return m_blocks; }
   std::uint64_t n_tiles() const { return m_ntiles; }
+  std::uint64_t passes() const { return m_passes; }
 
   // Rows of block b: balanced, the first (M mod blocks) blocks one larger.
   std::uint64_t block_rows(std::uint64_t b) const { return m_m / m_blocks + (b < m_m % m_blocks ? 1 : 0); }

@@ -139,11 +139,11 @@ TEST_CASE("Bad input: output directory that does not exist") {
   CHECK(r.err.find("does not exist or is not writable") != std::string::npos);
 }
 TEST_CASE("Bad input: operands larger than the DRAM") {
-  rejects({"gemm", "--arch", "sa", "--m", "1", "--n", "16000000", "--k", "16000000"}, "more than dram.capacity_gib");
+  rejects({"gemm", "--arch", "sa", "--m", "1", "--n", "16000000", "--k", "16000000"}, "more than the DRAM holds");
 }
 TEST_CASE("Commands whose model comes later say so and exit 2") {
-  rejects({"run", "--arch", "sa", "--model", "llama2-7b"}, "not built yet");
-  rejects({"validate"}, "not built yet");
+  rejects({"sweep", "x.yaml"}, "not built yet");
+  rejects({"run", "--arch", "sa", "--model", "llama2-7b", "--trace", "t.json"}, "not built yet");
 }
 
 TEST_CASE("dram-bench reports the contract's keys") {
