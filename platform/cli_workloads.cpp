@@ -94,7 +94,7 @@ int cmd_run(const std::string& command, const std::vector<std::string>& args) {
   const SimOptions s = sim_options(vm);
   check_output(s.json, "--json");
   check_output(s.csv, "--csv");
-  if (vm.count("trace")) throw InputError("--trace: timeline traces are not built yet");
+  if (vm.count("trace")) throw InputError("--trace: not built yet: timeline traces");
   const WorkloadArgs w = workload_args(vm, s);
   const ArchConfig arch = arch_from(vm, command, s);
   const ModelConfig model = load_model(required(vm, command, "model"));
@@ -123,7 +123,7 @@ int cmd_compare(const std::string& command, const std::vector<std::string>& args
   const SimOptions s = sim_options(vm);
   check_output(s.json, "--json");
   check_output(s.csv, "--csv");
-  if (vm.count("plot")) throw InputError("--plot: plots are not built yet");
+  if (vm.count("plot")) throw InputError("--plot: not built yet: plots");
   const WorkloadArgs w = workload_args(vm, s);
   const std::vector<ArchConfig> archs = archs_from(vm["archs"].as<std::string>(), s);
   const ModelConfig model = load_model(required(vm, command, "model"));

@@ -144,6 +144,7 @@ TEST_CASE("Bad input: operands larger than the DRAM") {
 TEST_CASE("Commands whose model comes later say so and exit 2") {
   rejects({"sweep", "x.yaml"}, "not built yet");
   rejects({"run", "--arch", "sa", "--model", "llama2-7b", "--trace", "t.json"}, "not built yet");
+  rejects({"compare", "--model", "llama2-7b", "--plot", "p.png"}, "not built yet");
 }
 
 TEST_CASE("dram-bench reports the contract's keys") {
