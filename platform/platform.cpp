@@ -25,6 +25,7 @@ WsAcceleratorConfig ws_config(const ArchConfig& c) {
   s.buffers = c.buffers;
   s.formats = c.formats;
   s.tiling = c.tiling;
+  s.tiling.dram_bytes_per_cycle = c.dram.peak_bytes_per_second() / (c.clock_mhz * 1e6);
   s.vector = c.vector;
   s.energy = c.energy;
   s.area = c.area;
@@ -41,6 +42,7 @@ EvaConfig eva_config(const ArchConfig& c) {
   e.buffers = c.buffers;
   e.formats = c.formats;
   e.tiling = c.tiling;
+  e.tiling.dram_bytes_per_cycle = c.dram.peak_bytes_per_second() / (c.clock_mhz * 1e6);
   e.oc = c.oc;
   e.vector = c.vector;
   e.energy = c.energy;

@@ -46,6 +46,10 @@ struct TilingConfig {
   // Input rows per block: 1024, the EVA artifact's dense buffer tile
   // (configs/methods/baselines.yaml tile m).
   int m_tile = 1024;
+  // Not a config key: the platform sets it from the DRAM's peak bandwidth and
+  // the clock, so that the control can estimate which schedule is faster.
+  // 0: unknown (the control then minimises bytes moved).
+  double dram_bytes_per_cycle = 0.0;
 
   template <class V>
   void visit(V& v) {

@@ -1,6 +1,7 @@
 #include "systolic/ws_gemm.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -64,6 +65,7 @@ struct Sizing {
   std::uint64_t m_tile, weight_slots, output_slots;
   bool whole_block_input;
   std::uint64_t slice_tiles = 0;  // reduction tiles per input slice (not whole-block input)
+  std::uint64_t group = 1;        // column tiles sharing each input slice
 };
 
 Sizing size_buffers(const WsGemmConfig& c, const GemmDescriptor& op, const WeightSource& weights) {
@@ -86,9 +88,39 @@ Sizing size_buffers(const WsGemmConfig& c, const GemmDescriptor& op, const Weigh
   std::uint64_t m_block = std::min(op.m, s.m_tile);
   s.whole_block_input = packed_bytes(m_block * op.k, c.formats.act_bits) <= in_buf;
   if (!s.whole_block_input) {
-    // A block's input rows do not fit the input buffer: the input comes in
-    // slices of as many reduction tiles as half the buffer holds (the other
-    // half takes the next slice), re-read for every column tile.
+    // A block's input rows do not fit the input buffer. Two schedules: blocks
+    // shrink to the rows that fit, and the weights are read once per block;
+    // or the input comes in slices, re-read for every column tile. The
+    // control takes the one it estimates faster (array cycles against bytes
+    // at the DRAM's peak), or the one moving fewer bytes when it cannot tell.
+    const std::uint64_t fit = in_buf / packed_bytes(op.k, c.formats.act_bits);
+    if (fit > 0) {
+      const WsTiming timing(c.systolic);
+      const std::uint64_t tiles = ceil_div(op.k, rows) * ceil_div(op.n, cols);
+      const double weight_bytes = static_cast<double>(tiles * weights.tile_buffer_bytes(rows, cols));
+      const double act_bytes = static_cast<double>(packed_bytes(op.m * op.k, c.formats.act_bits));
+      const auto estimate = [&](std::uint64_t m_tile, double bytes) {
+        if (c.tiling.dram_bytes_per_cycle <= 0) return bytes;
+        const WsTiler t(op.m, op.k, op.n, rows, cols, m_tile, c.passes);
+        return std::max(static_cast<double>(timing.gemm_cycles_blocks(t.timing_blocks())),
+                        bytes / c.tiling.dram_bytes_per_cycle);
+      };
+      const double shrink = estimate(fit, static_cast<double>(ceil_div(op.m, fit)) * weight_bytes + act_bytes);
+      // Slices are re-read once per group of column tiles (below).
+      const std::uint64_t group = std::max<std::uint64_t>(1, out_buf / (m_block * acc_row) / 2);
+      const double slices =
+          estimate(s.m_tile, static_cast<double>(ceil_div(op.m, s.m_tile)) * weight_bytes +
+                                 static_cast<double>(ceil_div(ceil_div(op.n, cols), group)) * act_bytes);
+      if (shrink < slices) {
+        s.m_tile = fit;
+        m_block = std::min(op.m, fit);
+        s.whole_block_input = true;
+      }
+    }
+  }
+  if (!s.whole_block_input) {
+    // Slices of as many reduction tiles as half the input buffer holds (the
+    // other half takes the next slice).
     s.slice_tiles = in_buf / 2 / packed_bytes(m_block * rows, c.formats.act_bits);
     if (s.slice_tiles == 0)
       throw InputError(fmt::format("buffers.input_kib: {} KiB cannot double-buffer the input of one {}-row "
@@ -96,6 +128,9 @@ Sizing size_buffers(const WsGemmConfig& c, const GemmDescriptor& op, const Weigh
                                    c.buffers.input_kib, rows, m_block));
   }
   s.output_slots = out_buf / (m_block * acc_row);  // >= 1 by the choice of m_tile
+  // Slices serve a group of column tiles whose accumulators stay in half the
+  // output buffer (the other half drains the previous group).
+  if (!s.whole_block_input) s.group = std::max<std::uint64_t>(1, s.output_slots / 2);
   const std::uint64_t w_tile = std::max<std::uint64_t>(1, weights.tile_buffer_bytes(rows, cols));
   const std::uint64_t slots = w_buf / w_tile;
   if (slots < 2)
@@ -109,16 +144,16 @@ Sizing size_buffers(const WsGemmConfig& c, const GemmDescriptor& op, const Weigh
 
 void WsGemm::check(const GemmDescriptor& op, const WeightSource& weights) const { size_buffers(m_config, op, weights); }
 
-WsTiler WsGemm::tiler(const GemmDescriptor& op, std::uint64_t m_tile) const {
+WsTiler WsGemm::tiler(const GemmDescriptor& op, std::uint64_t m_tile, std::uint64_t group) const {
   const std::uint64_t rows = m_config.tile_k ? m_config.tile_k : static_cast<std::uint64_t>(m_config.systolic.rows);
   const std::uint64_t cols = m_config.tile_n ? m_config.tile_n : static_cast<std::uint64_t>(m_config.systolic.cols);
-  return WsTiler(op.m, op.k, op.n, rows, cols, m_tile, m_config.passes);
+  return WsTiler(op.m, op.k, op.n, rows, cols, m_tile, m_config.passes, group);
 }
 
 std::uint64_t WsGemm::run(const GemmDescriptor& op, WeightSource& weights, WsDatapath* datapath) {
   if (op.functional && datapath == nullptr) throw std::logic_error("WsGemm: functional run without a datapath");
   const Sizing s = size_buffers(m_config, op, weights);
-  const WsTiler tiler = this->tiler(op, s.m_tile);
+  const WsTiler tiler = this->tiler(op, s.m_tile, s.group);
   GemmPlan plan(op, tiler, s.weight_slots, s.output_slots, s.whole_block_input, s.slice_tiles);
   plan.weights = &weights;
   plan.datapath = datapath;
@@ -167,7 +202,7 @@ void WsGemm::fetch(GemmPlan& plan) {
         input = m_dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k, f.act_bits), row, t.m, row, dst);
         m_traffic.write(BufferTraffic::input, static_cast<double>(row * t.m * 8));
       }
-    } else if (t.pass == 0 && t.k0 % (plan.slice_tiles * rows) == 0) {  // a new slice
+    } else if (t.group_first && t.k0 % (plan.slice_tiles * rows) == 0) {  // a new slice
       plan.input_block.acquire();
       input_slot ^= 1;
       k0 = t.k0;
@@ -195,7 +230,7 @@ void WsGemm::fetch(GemmPlan& plan) {
 void WsGemm::compute(GemmPlan& plan) {
   const FormatConfig& f = m_config.formats;
   const GemmDescriptor& op = plan.op;
-  std::uint64_t out_slot = 0;
+  std::map<std::uint64_t, std::uint64_t> open;  // output tiles in progress (by n0) -> their slot
   Dma::wait_for(plan.parameter_transfer);
   if (op.functional) plan.datapath->set_parameters(op, plan.parameters);
   for (std::uint64_t done = 0; done < plan.tiler.size(); ++done) {
@@ -205,10 +240,11 @@ void WsGemm::compute(GemmPlan& plan) {
     const WsTile t = plan.tiler.at(in.tile);
     if (t.first_k) {
       plan.output_slots.acquire();
-      out_slot = plan.free_output.back();
+      open[t.n0] = plan.free_output.back();
       plan.free_output.pop_back();
-      if (op.functional) plan.acc[out_slot].assign(t.m * t.n, 0.0);
+      if (op.functional) plan.acc[open[t.n0]].assign(t.m * t.n, 0.0);
     }
+    const std::uint64_t out_slot = open[t.n0];
     // Each tile reads its weights and input rows from the buffers and reads
     // and writes its partial sums (the first reduction tile only writes).
     m_traffic.read(BufferTraffic::weight, static_cast<double>(plan.weights->tile_bytes(t) * 8));
@@ -227,10 +263,12 @@ void WsGemm::compute(GemmPlan& plan) {
     const sc_core::sc_time outputs_at = m_array.run_tile(t.m, t.m * t.k * t.n);
     plan.free_weight.push_back(in.slot);
     plan.weight_slots.release();
-    if (plan.whole_block_input ? t.last_in_block
-                               : t.pass + 1 == plan.tiler.passes() && (t.k0 + t.k == in.k0 + in.k_width))
+    if (plan.whole_block_input ? t.last_in_block : t.group_last && t.k0 + t.k == in.k0 + in.k_width)
       plan.input_block.release();
-    if (t.last_k) plan.done.push({in.tile, out_slot, outputs_at});
+    if (t.last_k) {
+      plan.done.push({in.tile, out_slot, outputs_at});
+      open.erase(t.n0);
+    }
   }
 }
 

@@ -100,7 +100,7 @@ class WsGemm {
   // Runs one GEMM from a SystemC thread; returns the array's cycles with
   // memory never late. Functional operations need a datapath.
   std::uint64_t run(const GemmDescriptor& op, WeightSource& weights, WsDatapath* datapath = nullptr);
-  WsTiler tiler(const GemmDescriptor& op, std::uint64_t m_tile) const;
+  WsTiler tiler(const GemmDescriptor& op, std::uint64_t m_tile, std::uint64_t group = 1) const;
 
  private:
   void fetch(GemmPlan& plan);
