@@ -160,10 +160,8 @@ std::vector<Report> run_e2e(const std::vector<ArchConfig>& archs, const ModelCon
   return out;
 }
 
-std::vector<Report> run_e2e_direct(const std::vector<ArchConfig>& archs, const ModelConfig& model,
-                                   const std::vector<Request>& requests) {
+Workload e2e_workload(const ModelConfig& model, const std::vector<Request>& requests) {
   Workload all;
-  std::uint64_t out_tokens = 0;
   for (const Request& r : requests) {
     WorkloadRequest q;
     q.phase = Phase::prefill;
@@ -178,9 +176,14 @@ std::vector<Report> run_e2e_direct(const std::vector<ArchConfig>& archs, const M
       const Workload d = compile_workload(model, q);
       all.ops.insert(all.ops.end(), d.ops.begin(), d.ops.end());
     }
-    out_tokens += r.output;
+    all.tokens += r.output;
   }
-  all.tokens = out_tokens;
+  return all;
+}
+
+std::vector<Report> run_e2e_direct(const std::vector<ArchConfig>& archs, const ModelConfig& model,
+                                   const std::vector<Request>& requests) {
+  const Workload all = e2e_workload(model, requests);
   Runner runner(archs, true);
   const std::size_t id = runner.add(all);
   runner.run(true);

@@ -52,6 +52,9 @@ std::vector<Report> run_model(const std::vector<ArchConfig>& archs, const ModelC
 std::vector<Report> run_e2e(const std::vector<ArchConfig>& archs, const ModelConfig& model,
                             const std::vector<Request>& requests, const StudyOptions& options);
 
+// Every operation of every prefill and decode step of the trace, in order.
+Workload e2e_workload(const ModelConfig& model, const std::vector<Request>& requests);
+
 // The same trace simulated step by step in one direct run (every operation of
 // every prefill and decode step in order): the reference the composition of
 // run_e2e is checked against. Slow; for small cases.

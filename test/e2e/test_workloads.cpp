@@ -1,0 +1,116 @@
+// run, compare and e2e from the command line, on a small model file.
+#include <catch2/catch.hpp>
+
+#include "run_eva_sim.hpp"
+
+using namespace eva::test;
+
+namespace {
+
+const char* const tiny_model = R"(name: tiny
+family: test
+description: a two-layer model for tests
+hidden: 512
+ffn: 1024
+layers: 2
+heads: 8
+kv_heads: 2
+head_dim: 64
+vocab: 1000
+)";
+
+const char* const tiny_trace = R"([{"input_length": 7, "output_length": 12},
+ {"input_length": 3, "output_length": 30}])";
+
+Scratch& with_inputs(Scratch& dir) {
+  dir.write("tiny.yaml", tiny_model);
+  dir.write("trace.json", tiny_trace);
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("run --phase decode reports every operation of the model, with energy") {
+  Scratch dir;
+  with_inputs(dir);
+  const Run r = eva_sim(dir, {"run", "--arch", "eva", "--model", dir.path("tiny.yaml"), "--phase", "decode",
+                              "--seq-len", "50", "--json", "r.json"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto j = dir.json("r.json");
+  CHECK(j["model"] == "tiny");
+  CHECK(j["phase"] == "decode");
+  CHECK(j["ops"].size() == 2 * 16 + 2);
+  CHECK(j["tokens"] == 1);
+  CHECK(j["energy_j"].get<double>() > 0);
+  double cycles = 0;
+  for (const auto& op : j["ops"]) cycles += op["cycles"].get<double>();
+  CHECK(cycles == Approx(j["cycles"].get<double>()));
+}
+
+TEST_CASE("compare writes one report per architecture with ratios, and is deterministic") {
+  Scratch dir;
+  with_inputs(dir);
+  const std::vector<std::string> args = {"compare", "--model", dir.path("tiny.yaml"), "--archs", "sa,figlut,eva",
+                                         "--phase", "prefill", "--seq-len", "40"};
+  auto first = args, second = args;
+  first.insert(first.end(), {"--json", "a.json", "--csv", "a.csv"});
+  second.insert(second.end(), {"--json", "b.json"});
+  const Run r1 = eva_sim(dir, first), r2 = eva_sim(dir, second);
+  INFO(r1.err);
+  REQUIRE(r1.exit_code == 0);
+  REQUIRE(r2.exit_code == 0);
+  const auto a = dir.json("a.json"), b = dir.json("b.json");
+  REQUIRE(a["results"].size() == 3);
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(a["results"][i]["cycles"] == b["results"][i]["cycles"]);
+    CHECK(a["results"][i]["energy_j"] == b["results"][i]["energy_j"]);
+    CHECK(a["results"][i].contains("speedup_vs_sa"));
+    CHECK(a["results"][i].contains("energy_efficiency_vs_figlut"));
+  }
+  CHECK(a["results"][0]["speedup_vs_sa"].get<double>() == Approx(1.0));
+  CHECK(dir.exists("a.csv"));
+  CHECK(r1.out.find("speedup/figlut") != std::string::npos);
+}
+
+TEST_CASE("e2e over a trace file: per-request latency, tokens/s and energy per token") {
+  Scratch dir;
+  with_inputs(dir);
+  const Run r = eva_sim(dir, {"e2e", "--model", dir.path("tiny.yaml"), "--dataset", dir.path("trace.json"), "--archs",
+                              "sa,eva", "--json", "e.json"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto j = dir.json("e.json");
+  REQUIRE(j["results"].size() == 2);
+  for (const auto& x : j["results"]) {
+    CHECK(x["requests"] == 2);
+    CHECK(x["output_tokens"] == 42);
+    CHECK(x["mean_latency_s"].get<double>() == Approx(x["seconds"].get<double>() / 2));
+    CHECK(x["tokens_per_s"].get<double>() == Approx(42 / x["seconds"].get<double>()));
+    CHECK(x["energy_per_token_j"].get<double>() == Approx(x["energy_j"].get<double>() / 42));
+  }
+}
+
+TEST_CASE("Bad input to the whole-model commands exits 2 and writes nothing") {
+  Scratch dir;
+  with_inputs(dir);
+  dir.write("bad_trace.json", R"([{"input_length": 3}])");
+  dir.write("bad_model.yaml", "name: x\nhidden: 64\nffn: 128\nlayers: 1\nheads: 3\nkv_heads: 2\nhead_dim: 8\nvocab: 10\n");
+  const auto expect_2 = [&](std::vector<std::string> args, const std::string& expected) {
+    args.insert(args.end(), {"--json", "out.json"});
+    const Run r = eva_sim(dir, args);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(expected) != std::string::npos);
+    CHECK(!dir.exists("out.json"));
+  };
+  const std::string model = dir.path("tiny.yaml");
+  expect_2({"run", "--arch", "sa", "--model", model, "--phase", "sideways"}, "--phase");
+  expect_2({"run", "--arch", "sa", "--model", model, "--batch", "0"}, "--batch");
+  expect_2({"run", "--arch", "nope", "--model", model}, "nope");
+  expect_2({"run", "--arch", "sa", "--model", dir.path("bad_model.yaml")}, "kv_heads");
+  expect_2({"compare", "--model", model, "--archs", "sa,,eva"}, "--archs");
+  expect_2({"e2e", "--model", model, "--dataset", dir.path("bad_trace.json")}, "output_length");
+  expect_2({"e2e", "--model", model, "--dataset", dir.path("trace.json"), "--requests", "3"}, "--requests");
+  expect_2({"e2e", "--model", model, "--dataset", "no-such-set"}, "no-such-set");
+}
