@@ -77,6 +77,28 @@ WorkloadArgs workload_args(const po::variables_map& vm, const SimOptions& s) {
   return w;
 }
 
+// Parses a whole-model command's options (its own in `d` already) and checks
+// its outputs and inputs before anything runs.
+struct Parsed {
+  po::variables_map vm;
+  SimOptions s;
+  WorkloadArgs w;
+};
+Parsed parse_workload_command(const std::string& command, const std::vector<std::string>& args,
+                              po::options_description& d) {
+  add_workload_options(d);
+  add_sim_options(d);
+  Parsed p;
+  p.vm = parse(command, args, d);
+  p.s = sim_options(p.vm);
+  check_output(p.s.json, "--json");
+  check_output(p.s.csv, "--csv");
+  if (p.vm.count("trace")) throw InputError("--trace: not built yet: timeline traces");
+  if (p.vm.count("plot")) throw InputError("--plot: not built yet: plots");
+  p.w = workload_args(p.vm, p.s);
+  return p;
+}
+
 std::vector<Report> run_workload(const std::vector<ArchConfig>& archs, const ModelConfig& model, const WorkloadArgs& w) {
   if (w.phase == "e2e") return run_e2e(archs, model, w.requests, w.options);
   return run_model(archs, model, w.request, w.options);
@@ -88,14 +110,7 @@ int cmd_run(const std::string& command, const std::vector<std::string>& args) {
   po::options_description d("run options");
   d.add_options()("arch", po::value<std::string>(), "architecture")("model", po::value<std::string>(), "model")(
       "trace", po::value<std::string>(), "timeline trace (not built yet)");
-  add_workload_options(d);
-  add_sim_options(d);
-  const auto vm = parse(command, args, d);
-  const SimOptions s = sim_options(vm);
-  check_output(s.json, "--json");
-  check_output(s.csv, "--csv");
-  if (vm.count("trace")) throw InputError("--trace: not built yet: timeline traces");
-  const WorkloadArgs w = workload_args(vm, s);
+  const auto [vm, s, w] = parse_workload_command(command, args, d);
   const ArchConfig arch = arch_from(vm, command, s);
   const ModelConfig model = load_model(required(vm, command, "model"));
   const std::vector<Report> reports = run_workload({arch}, model, w);
@@ -117,14 +132,7 @@ int cmd_compare(const std::string& command, const std::vector<std::string>& args
   d.add_options()("model", po::value<std::string>(), "model")(
       "archs", po::value<std::string>()->default_value(default_archs), "a,b,...")(
       "plot", po::value<std::string>(), "PNG plot (not built yet)");
-  add_workload_options(d);
-  add_sim_options(d);
-  const auto vm = parse(command, args, d);
-  const SimOptions s = sim_options(vm);
-  check_output(s.json, "--json");
-  check_output(s.csv, "--csv");
-  if (vm.count("plot")) throw InputError("--plot: not built yet: plots");
-  const WorkloadArgs w = workload_args(vm, s);
+  const auto [vm, s, w] = parse_workload_command(command, args, d);
   const std::vector<ArchConfig> archs = archs_from(vm["archs"].as<std::string>(), s);
   const ModelConfig model = load_model(required(vm, command, "model"));
   std::vector<Report> reports = run_workload(archs, model, w);

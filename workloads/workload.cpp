@@ -57,27 +57,24 @@ struct Builder {
   std::vector<WorkloadOp>& ops;
   int layer = -1, expert = -1;
 
-  void fc(const char* name, std::uint64_t m, std::uint64_t k, std::uint64_t n) {
+  void gemm(WorkloadOp::Kind kind, const char* name, std::uint64_t count, std::uint64_t m, std::uint64_t k,
+            std::uint64_t n) {
     WorkloadOp op;
-    op.kind = WorkloadOp::Kind::fc;
+    op.kind = kind;
     op.name = name;
     op.layer = layer;
     op.expert = expert;
     op.m = m;
     op.n = n;
     op.k = k;
-    ops.push_back(op);
-  }
-  void attention(const char* name, std::uint64_t count, std::uint64_t m, std::uint64_t k, std::uint64_t n) {
-    WorkloadOp op;
-    op.kind = WorkloadOp::Kind::attention;
-    op.name = name;
-    op.layer = layer;
-    op.m = m;
-    op.n = n;
-    op.k = k;
     op.count = count;
     ops.push_back(op);
+  }
+  void fc(const char* name, std::uint64_t m, std::uint64_t k, std::uint64_t n) {
+    gemm(WorkloadOp::Kind::fc, name, 1, m, k, n);
+  }
+  void attention(const char* name, std::uint64_t count, std::uint64_t m, std::uint64_t k, std::uint64_t n) {
+    gemm(WorkloadOp::Kind::attention, name, count, m, k, n);
   }
   void vector(const char* name, VectorOp v, std::uint64_t rows, std::uint64_t cols) {
     WorkloadOp op;

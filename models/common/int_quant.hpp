@@ -8,8 +8,16 @@
 #include <vector>
 
 #include "common/fp16.hpp"
+#include "common/vq_math.hpp"
 
 namespace eva {
+
+// Sign-extends a `bits`-bit two's complement code.
+inline std::int32_t sign_extend(std::uint32_t c, int bits) {
+  if (bits >= 32) return static_cast<std::int32_t>(c);
+  const std::uint32_t sign = 1u << (bits - 1);
+  return static_cast<std::int32_t>((c ^ sign)) - static_cast<std::int32_t>(sign);
+}
 
 inline std::int64_t int_max(int bits) { return (std::int64_t{1} << (bits - 1)) - 1; }
 
@@ -47,6 +55,23 @@ inline AsymmetricColumns quantize_asymmetric_columns(const std::vector<float>& w
           static_cast<std::uint32_t>(std::clamp(std::round(w[kk * n + j] / q.scale[j] + q.zero[j]), 0.0f, levels));
   }
   return q;
+}
+
+// Signed `bits`-bit integers packed LSB first (pack_index), times `scale`.
+inline std::vector<double> int_bytes_to_doubles(const std::vector<std::uint8_t>& bytes, std::uint64_t count, int bits,
+                                                double scale) {
+  std::vector<double> y(count);
+  for (std::uint64_t i = 0; i < count; ++i)
+    y[i] = static_cast<double>(sign_extend(unpack_index(bytes.data(), i, bits), bits)) * scale;
+  return y;
+}
+
+// Accumulators rounded to FP16 outputs, packed (FP16-output datapaths).
+inline void doubles_to_fp16_bytes(const double* acc, std::uint64_t count, std::uint8_t* out) {
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const half_bits h = float_to_half(static_cast<float>(acc[i]));
+    std::memcpy(out + 2 * i, &h, 2);
+  }
 }
 
 // FP16 values packed in bytes, as doubles (reading FP16 outputs back).

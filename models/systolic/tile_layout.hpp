@@ -30,11 +30,4 @@ inline std::vector<std::uint8_t> pack_tile_major(const std::vector<std::uint32_t
   return out;
 }
 
-// Sign-extends a `bits`-bit two's complement code.
-inline std::int32_t sign_extend(std::uint32_t c, int bits) {
-  if (bits >= 32) return static_cast<std::int32_t>(c);
-  const std::uint32_t sign = 1u << (bits - 1);
-  return static_cast<std::int32_t>((c ^ sign)) - static_cast<std::int32_t>(sign);
-}
-
 }  // namespace eva

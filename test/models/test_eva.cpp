@@ -7,21 +7,16 @@
 #include <catch2/catch.hpp>
 
 #include "arch_config.hpp"
+#include "arch_for_test.hpp"
 #include "common/error.hpp"
 #include "platform.hpp"
 #include "sim_check.hpp"
 #include "simulate.hpp"
 
 using namespace eva;
+using eva::test::arch;
 
 namespace {
-
-ArchConfig arch(const std::string& name, std::vector<std::string> sets = {}) {
-  ArchRequest r;
-  r.arch = name;
-  r.sets = std::move(sets);
-  return load_arch(r);
-}
 
 using Case = VqProblem;
 

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "arch_config.hpp"
+#include "arch_for_test.hpp"
 #include "platform.hpp"
 #include "sim_check.hpp"
 #include "simulate.hpp"
@@ -15,11 +16,8 @@ using namespace eva;
 namespace {
 
 ArchConfig sa(const std::string& weight_load, std::vector<std::string> extra = {}) {
-  ArchRequest r;
-  r.arch = "sa";
-  r.sets = {"systolic.weight_load=" + weight_load};
-  for (auto& e : extra) r.sets.push_back(e);
-  return load_arch(r);
+  extra.insert(extra.begin(), "systolic.weight_load=" + weight_load);
+  return eva::test::arch("sa", extra);
 }
 
 // 1e6 GB/s and no latency: a 1 KiB weight tile arrives in about a picosecond.

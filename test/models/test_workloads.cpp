@@ -6,20 +6,15 @@
 #include <catch2/catch.hpp>
 
 #include "arch_config.hpp"
+#include "arch_for_test.hpp"
 #include "runner.hpp"
 #include "sim_check.hpp"
 #include "studies.hpp"
 
 using namespace eva;
+using eva::test::arch;
 
 namespace {
-
-ArchConfig arch(const std::string& name, std::vector<std::string> sets = {}) {
-  ArchRequest r;
-  r.arch = name;
-  r.sets = std::move(sets);
-  return load_arch(r);
-}
 
 // A small dense model: fast to simulate in full.
 ModelConfig tiny(int experts = 0, int top_k = 0) {

@@ -129,11 +129,9 @@ EncodedGemm AntAccelerator::encode_gemm(const std::vector<float>& x, const std::
   std::memcpy(e.parameters.data() + 4, p.data(), p.size() * 4);
   const int out_bits = f.out_bits;
   e.decode_output = [out_bits, out_scale, count = m * n](const std::vector<std::uint8_t>& bytes) {
-    std::vector<double> y(count);
-    for (std::uint64_t i = 0; i < count; ++i)
-      y[i] = static_cast<double>(sign_extend(unpack_index(bytes.data(), i, out_bits), out_bits)) * out_scale;
-    return y;
+    return int_bytes_to_doubles(bytes, count, out_bits, out_scale);
   };
+
   e.format = fmt::format("activations {}{} {}-bit, weights {}{} {}-bit", a.format.is_signed ? "signed " : "unsigned ",
                          ant::type_name(a.format.type), f.act_bits, b.format.is_signed ? "signed " : "unsigned ",
                          ant::type_name(b.format.type), f.weight_bits);

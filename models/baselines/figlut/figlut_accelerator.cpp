@@ -99,10 +99,7 @@ class LutDatapath : public WsDatapath {
     }
   }
   void finish(const WsTile& t, const double* acc, std::uint8_t* out) override {
-    for (std::uint64_t i = 0; i < t.m * t.n; ++i) {
-      const half_bits h = float_to_half(static_cast<float>(acc[i]));
-      std::memcpy(out + 2 * i, &h, 2);
-    }
+    doubles_to_fp16_bytes(acc, t.m * t.n, out);
   }
 
  private:

@@ -50,11 +50,9 @@ EncodedGemm IntDatapath::encode(const FormatConfig& f, const std::vector<float>&
   std::memcpy(e.parameters.data(), p.data(), e.parameters.size());
   const int out_bits = f.out_bits;
   e.decode_output = [out_bits, out_scale, count = m * n](const std::vector<std::uint8_t>& bytes) {
-    std::vector<double> y(count);
-    for (std::uint64_t i = 0; i < count; ++i)
-      y[i] = static_cast<double>(sign_extend(unpack_index(bytes.data(), i, out_bits), out_bits)) * out_scale;
-    return y;
+    return int_bytes_to_doubles(bytes, count, out_bits, out_scale);
   };
+
   e.format = fmt::format("INT{} x INT{} -> INT{}, symmetric scales", f.act_bits, f.weight_bits, f.out_bits);
   return e;
 }
