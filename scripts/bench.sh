@@ -81,3 +81,15 @@ for _ in 1 2 3; do
   best=$(python3 -c "print(min(float('${best:-1e9}'), $w))")
 done
 echo "| 4096 x 4096, AQLM 2x8, batch 1, functional | $c | $(python3 -c "print(f'{$best:.3f}')") |"
+
+echo
+echo "## Whole-model runs (wall-clock seconds; issue targets: e2e of 709 requests under 60 s)"
+echo
+echo "| run | wall s |"
+echo "|---|---|"
+start=$(date +%s.%N)
+"$eva" compare --model llama2-7b --phase decode --quiet >/dev/null
+echo "| compare, LLaMA-2-7B decode, 6 archs | $(python3 -c "print(f'{$(date +%s.%N) - $start:.1f}')") |"
+start=$(date +%s.%N)
+"$eva" e2e --model llama2-7b --archs eva,figlut,sa --quiet >/dev/null
+echo "| e2e, LLaMA-2-7B, Dolly (709 requests), eva figlut sa | $(python3 -c "print(f'{$(date +%s.%N) - $start:.1f}')") |"
