@@ -17,58 +17,55 @@ namespace eva {
 
 namespace {
 
-WsAcceleratorConfig ws_config(const ArchConfig& c) {
-  WsAcceleratorConfig s;
+// The parts every accelerator's config has, copied from the architecture.
+template <class Config>
+Config common_config(const ArchConfig& c) {
+  Config s;
   s.clock_mhz = c.clock_mhz;
-  s.systolic = c.systolic;
   s.dma = c.dma;
   s.buffers = c.buffers;
   s.formats = c.formats;
-  s.tiling = c.tiling;
-  s.tiling.dram_bytes_per_cycle = c.dram.peak_bytes_per_second() / (c.clock_mhz * 1e6);
   s.vector = c.vector;
   s.energy = c.energy;
   s.area = c.area;
   return s;
 }
 
+// ...plus the systolic array and its tiling, for the array-based ones; the
+// tiler's bandwidth is the DRAM's peak, in bytes per accelerator cycle.
+template <class Config>
+Config array_config(const ArchConfig& c) {
+  Config s = common_config<Config>(c);
+  s.systolic = c.systolic;
+  s.tiling = c.tiling;
+  s.tiling.dram_bytes_per_cycle = c.dram.peak_bytes_per_second() / (c.clock_mhz * 1e6);
+  return s;
+}
+
 EvaConfig eva_config(const ArchConfig& c) {
-  EvaConfig e;
-  e.clock_mhz = c.clock_mhz;
-  e.systolic = c.systolic;
+  auto e = array_config<EvaConfig>(c);
   e.epilogue = c.epilogue;
   e.vq = c.vq;
-  e.dma = c.dma;
-  e.buffers = c.buffers;
-  e.formats = c.formats;
-  e.tiling = c.tiling;
-  e.tiling.dram_bytes_per_cycle = c.dram.peak_bytes_per_second() / (c.clock_mhz * 1e6);
   e.oc = c.oc;
-  e.vector = c.vector;
-  e.energy = c.energy;
-  e.area = c.area;
   return e;
+}
+
+VqConflictConfig vq_conflict_config(const ArchConfig& c) {
+  auto v = common_config<VqConflictConfig>(c);
+  v.vq = c.vq;
+  v.lookup = c.lookup;
+  return v;
 }
 
 std::unique_ptr<Accelerator> make_accelerator(const ArchConfig& c) {
   if (c.kind == ArchKind::eva) return std::make_unique<EvaAccelerator>("eva", eva_config(c));
-  if (c.kind == ArchKind::vq_conflict) {
-    VqConflictConfig v;
-    v.clock_mhz = c.clock_mhz;
-    v.vq = c.vq;
-    v.dma = c.dma;
-    v.buffers = c.buffers;
-    v.lookup = c.lookup;
-    v.formats = c.formats;
-    v.vector = c.vector;
-    v.energy = c.energy;
-    v.area = c.area;
-    return std::make_unique<VqConflictAccelerator>("vq_conflict", v);
-  }
-  if (c.kind == ArchKind::figlut) return std::make_unique<FiglutAccelerator>("figlut", ws_config(c), c.figlut);
-  if (c.kind == ArchKind::ant) return std::make_unique<AntAccelerator>("ant", ws_config(c));
-  if (c.kind == ArchKind::figna) return std::make_unique<FignaAccelerator>("figna", ws_config(c), c.figna);
-  return std::make_unique<SaAccelerator>("sa", ws_config(c));
+  if (c.kind == ArchKind::vq_conflict)
+    return std::make_unique<VqConflictAccelerator>("vq_conflict", vq_conflict_config(c));
+  const auto ws = array_config<WsAcceleratorConfig>(c);
+  if (c.kind == ArchKind::figlut) return std::make_unique<FiglutAccelerator>("figlut", ws, c.figlut);
+  if (c.kind == ArchKind::ant) return std::make_unique<AntAccelerator>("ant", ws);
+  if (c.kind == ArchKind::figna) return std::make_unique<FignaAccelerator>("figna", ws, c.figna);
+  return std::make_unique<SaAccelerator>("sa", ws);
 }
 
 nlohmann::json stats_json(const std::vector<const StatGroup*>& groups) {
@@ -86,11 +83,8 @@ std::unique_ptr<DramTarget> make_dram(const char* name, const DramConfig& c) {
   return std::make_unique<IdealDram>(name, c);
 }
 
-void require_simulated(const ArchConfig&) {}
-
 Platform::Platform(const sc_core::sc_module_name& name, const ArchConfig& config)
     : sc_module(name), m_config(config), m_clock(config.clock_mhz) {
-  require_simulated(config);
   // One global quantum for every loosely-timed initiator, set here, from config.
   tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_core::sc_time(config.sim.quantum_ns, sc_core::SC_NS));
   m_dram = make_dram("dram", config.dram);

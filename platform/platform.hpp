@@ -23,9 +23,6 @@ namespace eva {
 // The DRAM model a config asks for.
 std::unique_ptr<DramTarget> make_dram(const char* name, const DramConfig& c);
 
-// Throws InputError when the architecture's accelerator model is not built.
-void require_simulated(const ArchConfig& config);
-
 class Platform : public sc_core::sc_module {
  public:
   Platform(const sc_core::sc_module_name& name, const ArchConfig& config);

@@ -12,10 +12,8 @@
 
 namespace eva {
 
-
 Report simulate_gemms(const ArchConfig& config, const std::vector<GemmShape>& shapes) {
   const auto wall0 = std::chrono::steady_clock::now();
-  require_simulated(config);
   Platform platform("vp", config);
   AddressAllocator alloc(config.dram.capacity_bytes());
   for (const GemmShape& shape : shapes) {
@@ -138,7 +136,6 @@ GemmDescriptor place_vq_operands(Platform& platform, const ArchConfig& config, c
 VqGemvResult simulate_vq_gemv(const ArchConfig& config, const VqMatrix& w, const std::vector<half_bits>& x,
                               std::uint64_t m) {
   const auto wall0 = std::chrono::steady_clock::now();
-  require_simulated(config);
   if (config.kind != ArchKind::eva && config.kind != ArchKind::vq_conflict)
     throw InputError(fmt::format("vq-gemv --arch {}: the '{}' model holds no VQ weights (eva, vq-conflict do)",
                                  config.name, enum_name(config.kind)));

@@ -40,6 +40,10 @@ struct FormatConfig {
     v.field("acc_bits", acc_bits, between(1, 64), "bits per accumulator in the output buffer");
     v.field("kv_bits", kv_bits, between(1, 32), "bits per KV-cache element");
   }
+
+  // The formats of attention over the KV cache: FP16 activations and outputs,
+  // INT32/FP32 accumulators, the cache itself at kv_bits as the "weights".
+  FormatConfig kv_formats() const { return FormatConfig{16, kv_bits, 16, 32, kv_bits}; }
 };
 
 struct TilingConfig {

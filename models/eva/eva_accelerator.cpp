@@ -66,9 +66,7 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
       // FP16 activations and outputs (as the artifact runs attention on the
       // prefill array; here the KV cache keeps formats.kv_bits).
       m_attention(dma, array, m_traffic,
-                  WsGemmConfig{config.systolic, config.buffers,
-                               FormatConfig{16, config.formats.kv_bits, 16, 32, config.formats.kv_bits},
-                               config.tiling}),
+                  WsGemmConfig{config.systolic, config.buffers, config.formats.kv_formats(), config.tiling}),
       m_kv(config.formats.kv_bits) {
   m_columns = m_stats.add("columns", "columns", "output columns processed (per pass)");
   m_lookups_done = m_stats.add("lookups", "lookups", "OC entries looked up and added");

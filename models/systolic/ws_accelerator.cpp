@@ -6,8 +6,7 @@
 namespace eva {
 
 WsGemmConfig WsAccelerator::kv_gemm_config(const WsAcceleratorConfig& c) {
-  const int kv = c.formats.kv_bits;
-  return WsGemmConfig{c.systolic, c.buffers, FormatConfig{16, kv, 16, 32, kv}, c.tiling};
+  return WsGemmConfig{c.systolic, c.buffers, c.formats.kv_formats(), c.tiling};
 }
 
 WsAccelerator::WsAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config,

@@ -114,7 +114,7 @@ class LutDatapath : public WsDatapath {
 
 WsGemmConfig FiglutAccelerator::gemm_config(const WsAcceleratorConfig& c, const FiglutConfig& f, bool kv) {
   // Attention: the KV cache's kv_bits taken as bit-planes, FP16 in and out.
-  const FormatConfig formats = kv ? FormatConfig{16, c.formats.kv_bits, 16, 32, c.formats.kv_bits} : c.formats;
+  const FormatConfig formats = kv ? c.formats.kv_formats() : c.formats;
   WsGemmConfig g{c.systolic, c.buffers, formats, c.tiling};
   const auto planes = static_cast<std::uint64_t>(formats.weight_bits);
   const auto mpus = static_cast<std::uint64_t>(f.mpus);
