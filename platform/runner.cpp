@@ -16,6 +16,7 @@ struct Runner::Queued {
   AddressAllocator alloc;
   std::map<std::string, std::size_t> index;  // signature -> op index in the platform (cached mode)
   std::size_t ops = 0;
+  std::vector<std::vector<std::size_t>> slots;  // per workload, per op: its op index in the platform
 };
 
 Runner::Runner(const std::vector<ArchConfig>& archs, bool direct) : m_archs(archs), m_direct(direct) {
@@ -27,14 +28,14 @@ Runner::Runner(const std::vector<ArchConfig>& archs, bool direct) : m_archs(arch
 
 Runner::~Runner() = default;
 
-void Runner::queue(std::size_t arch, const WorkloadOp& op) {
+std::size_t Runner::queue(std::size_t arch, const WorkloadOp& op, const std::string& signature) {
   Platform& p = *m_platforms[arch];
   Queued& q = *m_queued[arch];
   if (!m_direct) {
-    if (q.index.count(op.signature())) return;
-    q.index[op.signature()] = q.ops;
+    const auto [it, fresh] = q.index.emplace(signature, q.ops);
+    if (!fresh) return it->second;
   }
-  ++q.ops;
+  const std::size_t slot = q.ops++;
   if (op.kind == WorkloadOp::Kind::vector) {
     VectorDescriptor v;
     v.name = op.name;
@@ -46,7 +47,7 @@ void Runner::queue(std::size_t arch, const WorkloadOp& op) {
     v.in2_addr = vector_op_binary(op.vop) ? q.alloc.take(bytes, op.name.c_str()) : v.in_addr;
     v.out_addr = q.alloc.take(bytes, op.name.c_str());
     p.add(v);
-    return;
+    return slot;
   }
   GemmDescriptor g;
   g.name = op.name;
@@ -71,17 +72,29 @@ void Runner::queue(std::size_t arch, const WorkloadOp& op) {
     g.out_addr = q.alloc.take(b.outputs, op.name.c_str());
   }
   p.add(g);
+  return slot;
 }
 
 std::size_t Runner::add(const Workload& w) {
-  for (std::size_t a = 0; a < m_archs.size(); ++a)
-    for (const WorkloadOp& op : w.ops) {
+  std::vector<std::string> signatures;
+  if (!m_direct) {
+    signatures.reserve(w.ops.size());
+    for (const WorkloadOp& op : w.ops) signatures.push_back(op.signature());
+  }
+  static const std::string none;
+  for (std::size_t a = 0; a < m_archs.size(); ++a) {
+    std::vector<std::size_t> slots;
+    slots.reserve(w.ops.size());
+    for (std::size_t i = 0; i < w.ops.size(); ++i) {
+      const WorkloadOp& op = w.ops[i];
       try {
-        queue(a, op);
+        slots.push_back(queue(a, op, m_direct ? none : signatures[i]));
       } catch (const InputError& e) {
         throw InputError(fmt::format("--arch {}: {} (layer {}): {}", m_archs[a].name, op.name, op.layer, e.what()));
       }
     }
+    m_queued[a]->slots.push_back(std::move(slots));
+  }
   m_workloads.push_back(w);
   return m_workloads.size() - 1;
 }
@@ -103,6 +116,8 @@ void Runner::run_all(const std::vector<Runner*>& runners, bool quiet) {
   }
 }
 
+const Report& Runner::simulation(std::size_t arch) const { return m_results.at(arch); }
+
 std::size_t Runner::simulated_ops() const { return m_queued.empty() ? 0 : m_queued.front()->ops; }
 
 Report Runner::report(std::size_t arch, std::size_t w, bool with_ops) const {
@@ -111,7 +126,6 @@ Report Runner::report(std::size_t arch, std::size_t w, bool with_ops) const {
   const ArchConfig& c = m_archs[arch];
   Report r;
   r.arch = c.name;
-  r.config = sim.config;
   r.area_mm2 = sim.area_mm2;
   r.area_breakdown_mm2 = sim.area_breakdown_mm2;
   r.tokens = work.tokens;
@@ -122,10 +136,11 @@ Report Runner::report(std::size_t arch, std::size_t w, bool with_ops) const {
     r.sim_wall_s = m_wall_s;
     return r;
   }
-  const Queued& q = *m_queued[arch];
+  const std::vector<std::size_t>& slots = m_queued[arch]->slots.at(w);
   double energy = 0.0;
-  for (const WorkloadOp& op : work.ops) {
-    OpReport o = sim.ops.at(q.index.at(op.signature()));
+  for (std::size_t i = 0; i < work.ops.size(); ++i) {
+    const WorkloadOp& op = work.ops[i];
+    OpReport o = sim.ops.at(slots[i]);
     const auto times = static_cast<std::uint64_t>(op.kind == WorkloadOp::Kind::attention ? op.count : 1);
     if (with_ops)
       o.name = op.layer < 0    ? op.name
@@ -154,10 +169,13 @@ Report Runner::report(std::size_t arch, std::size_t w, bool with_ops) const {
   r.energy_j = energy;
   const double bytes = static_cast<double>(r.dram_bytes_read + r.dram_bytes_written);
   r.dram_bw_utilization = r.seconds > 0 ? bytes / (c.dram.peak_bytes_per_second() * r.seconds) : 0.0;
-  // Bank conflicts and module statistics are the simulated operations' (each
-  // signature once), not the composed workload's.
-  r.sram_bank_conflict_cycles = sim.sram_bank_conflict_cycles;
-  r.stats = sim.stats;
+  // Settings, bank conflicts and module statistics are the simulated
+  // operations' (each signature once), not the composed workload's.
+  if (with_ops) {
+    r.config = sim.config;
+    r.sram_bank_conflict_cycles = sim.sram_bank_conflict_cycles;
+    r.stats = sim.stats;
+  }
   return r;
 }
 

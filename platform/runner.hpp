@@ -37,16 +37,21 @@ class Runner {
   void run(bool quiet = true) { run_all({this}, quiet); }
   static void run_all(const std::vector<Runner*>& runners, bool quiet);
   // The report of workload `w` (a handle from add) on architecture `arch`.
-  // `with_ops`: list every operation (false: totals only, for compositions
-  // of many workloads).
+  // `with_ops`: list every operation, with the settings and module
+  // statistics (false: the totals only, for compositions of many workloads).
   Report report(std::size_t arch, std::size_t w, bool with_ops = true) const;
+  // Architecture `arch`'s platform report after run(): every distinct
+  // operation it simulated, its settings and module statistics.
+  const Report& simulation(std::size_t arch) const;
   const std::vector<ArchConfig>& archs() const { return m_archs; }
   // Distinct operations simulated per architecture.
   std::size_t simulated_ops() const;
 
  private:
   struct Queued;
-  void queue(std::size_t arch, const WorkloadOp& op);
+  // Queues `op` on `arch` unless its signature is queued already; returns
+  // its op index in the platform.
+  std::size_t queue(std::size_t arch, const WorkloadOp& op, const std::string& signature);
 
   std::vector<ArchConfig> m_archs;
   bool m_direct;

@@ -43,9 +43,16 @@ void accumulate(Report& total, const Report& part, double times) {
   total.work_ops += part.work_ops * times;
 }
 
-}  // namespace
-
-namespace {
+// One step of a request: the prefill of its prompt, or a decode step at KV
+// length `seq_len`; the routing seed is the length, so that equal steps of
+// different requests are the same workload.
+WorkloadRequest step(Phase phase, std::uint64_t seq_len) {
+  WorkloadRequest q;
+  q.phase = phase;
+  q.seq_len = seq_len;
+  q.seed = seq_len;
+  return q;
+}
 
 // The grid points whose costs give a KV length's by interpolation.
 std::pair<std::uint64_t, std::uint64_t> grid_points(std::uint64_t l, std::uint64_t grid) {
@@ -69,20 +76,8 @@ E2ePlan plan_e2e(Runner& runner, const ModelConfig& model, const std::vector<Req
     }
   }
   E2ePlan plan{model, requests, kv_grid, {}, {}};
-  for (std::uint64_t l : prompts) {
-    WorkloadRequest q;
-    q.phase = Phase::prefill;
-    q.seq_len = l;
-    q.seed = l;
-    plan.prefill[l] = runner.add(compile_workload(model, q));
-  }
-  for (std::uint64_t l : contexts) {
-    WorkloadRequest q;
-    q.phase = Phase::decode;
-    q.seq_len = l;
-    q.seed = l;
-    plan.decode[l] = runner.add(compile_workload(model, q));
-  }
+  for (std::uint64_t l : prompts) plan.prefill[l] = runner.add(compile_workload(model, step(Phase::prefill, l)));
+  for (std::uint64_t l : contexts) plan.decode[l] = runner.add(compile_workload(model, step(Phase::decode, l)));
   return plan;
 }
 
@@ -116,12 +111,12 @@ std::vector<Report> finish_e2e(const Runner& runner, const E2ePlan& plan) {
     total.model = plan.model.name;
     total.phase = "e2e";
     total.tokens = out_tokens;
-    const Report& any = prefill.begin()->second;
-    total.area_mm2 = any.area_mm2;
-    total.area_breakdown_mm2 = any.area_breakdown_mm2;
-    total.config = any.config;
-    total.sim_wall_s = any.sim_wall_s;
-    total.stats = any.stats;
+    const Report& sim = runner.simulation(a);
+    total.area_mm2 = sim.area_mm2;
+    total.area_breakdown_mm2 = sim.area_breakdown_mm2;
+    total.config = sim.config;
+    total.sim_wall_s = prefill.begin()->second.sim_wall_s;
+    total.stats = sim.stats;
     const double bytes = static_cast<double>(total.dram_bytes_read + total.dram_bytes_written);
     total.dram_bw_utilization =
         total.seconds > 0 ? bytes / (archs[a].dram.peak_bytes_per_second() * total.seconds) : 0.0;
@@ -162,20 +157,10 @@ std::vector<Report> run_e2e(const std::vector<ArchConfig>& archs, const ModelCon
 
 Workload e2e_workload(const ModelConfig& model, const std::vector<Request>& requests) {
   Workload all;
+  const auto append = [&all](const Workload& w) { all.ops.insert(all.ops.end(), w.ops.begin(), w.ops.end()); };
   for (const Request& r : requests) {
-    WorkloadRequest q;
-    q.phase = Phase::prefill;
-    q.seq_len = r.input;
-    q.seed = r.input;
-    const Workload p = compile_workload(model, q);
-    all.ops.insert(all.ops.end(), p.ops.begin(), p.ops.end());
-    for (std::uint64_t t = 1; t <= r.output; ++t) {
-      q.phase = Phase::decode;
-      q.seq_len = r.input + t;
-      q.seed = r.input + t;
-      const Workload d = compile_workload(model, q);
-      all.ops.insert(all.ops.end(), d.ops.begin(), d.ops.end());
-    }
+    append(compile_workload(model, step(Phase::prefill, r.input)));
+    for (std::uint64_t t = 1; t <= r.output; ++t) append(compile_workload(model, step(Phase::decode, r.input + t)));
     all.tokens += r.output;
   }
   return all;
