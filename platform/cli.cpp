@@ -320,12 +320,14 @@ int cli_main(int argc, char** argv) {
     }
     const auto it = commands().find(command);
     if (it == commands().end()) throw InputError(fmt::format("unknown command '{}' (see eva-sim --help)", command));
-    if (wants_help(args)) {
-      std::cout << usage;
+    if (command == "list" && wants_help(args)) {
+      std::cout << "usage: eva-sim list {archs|models|dram|datasets}\n";
       return 0;
     }
     SystemcReports::install();
     return it->second(command, args);
+  } catch (const HelpShown&) {
+    return 0;
   } catch (const InputError& e) {
     std::cerr << "eva-sim: " << e.what() << "\n";
     return 2;

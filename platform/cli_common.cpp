@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <iostream>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -9,7 +10,6 @@
 #include "common/error.hpp"
 
 namespace eva {
-
 
 void add_sim_options(po::options_description& d) {
   d.add_options()("dram", po::value<std::string>(), "DRAM preset name or YAML file")(
@@ -28,9 +28,13 @@ SimOptions sim_options(const po::variables_map& vm) {
   return s;
 }
 
-// Parses a command's arguments; InputError on anything program_options rejects.
 po::variables_map parse(const std::string& command, const std::vector<std::string>& args,
                         const po::options_description& desc, const po::positional_options_description& pos) {
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h") {
+      std::cout << "usage: eva-sim " << command << " [options]\n\n" << desc;
+      throw HelpShown{};
+    }
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);

@@ -26,7 +26,12 @@ struct SimOptions {
 
 void add_sim_options(po::options_description& d);
 SimOptions sim_options(const po::variables_map& vm);
-// Parses a command's arguments; InputError on anything program_options rejects.
+// Thrown by parse() once it has printed a command's options for --help.
+struct HelpShown {};
+
+// Parses a command's arguments; InputError on anything program_options
+// rejects. With --help or -h among them, prints the command's options to
+// stdout and throws HelpShown instead.
 po::variables_map parse(const std::string& command, const std::vector<std::string>& args,
                         const po::options_description& desc, const po::positional_options_description& pos = {});
 std::string required(const po::variables_map& vm, const std::string& command, const char* name);

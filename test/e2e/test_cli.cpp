@@ -51,10 +51,17 @@ TEST_CASE("list models, dram and datasets") {
   CHECK(eva_sim(dir, {"list", "nothing"}).exit_code == 2);
 }
 
-TEST_CASE("help exits 0") {
+TEST_CASE("help exits 0; a command's --help lists that command's options") {
   Scratch dir;
   CHECK(eva_sim(dir, {"--help"}).exit_code == 0);
-  CHECK(eva_sim(dir, {"gemm", "--help"}).exit_code == 0);
+  const Run gemm_help = eva_sim(dir, {"gemm", "--help"});
+  CHECK(gemm_help.exit_code == 0);
+  CHECK(gemm_help.out.find("--functional") != std::string::npos);
+  const Run e2e_help = eva_sim(dir, {"e2e", "--model", "llama2-7b", "--help"});
+  CHECK(e2e_help.exit_code == 0);
+  CHECK(e2e_help.out.find("--kv-grid") != std::string::npos);
+  CHECK(e2e_help.out.find("--functional") == std::string::npos);
+  CHECK(dir.files().empty());
 }
 
 TEST_CASE("Bad input: unknown command") { rejects({"no-such-command"}, "unknown command 'no-such-command'"); }
