@@ -284,7 +284,7 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
   // reads its centroid, broadcasts d activations of every input row and
   // updates every row's accumulator.
   const double looked = m_stats.get(m_lookups) - lookups_before;
-  const double index_bits = static_cast<double>(operand_bytes(op.m, op.n, op.k).weights * 8);
+  const double index_bits = static_cast<double>(C * per_c * 8);  // the whole index matrix, once
   m_traffic.write(BufferTraffic::input, static_cast<double>(op.m * op.k * 16));
   m_traffic.read(BufferTraffic::input, looked * static_cast<double>(op.m * d * 16));
   m_traffic.write(BufferTraffic::codebook, static_cast<double>(groups * C * entries * d * 16));
