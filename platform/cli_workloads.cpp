@@ -31,6 +31,23 @@ std::vector<ArchConfig> archs_from(const std::string& list, const SimOptions& s)
   return out;
 }
 
+// End-to-end runs: the trace and how its decode steps are composed.
+void add_e2e_options(po::options_description& d) {
+  d.add_options()("dataset", po::value<std::string>()->default_value("dolly"),
+                  "request trace (built-in name or JSON file)")("requests", po::value<std::string>(),
+                                                                 "the first N requests only")(
+      "kv-grid", po::value<std::string>()->default_value("32"),
+      "simulate decode steps at KV lengths on this grid, interpolate between (1: every length)");
+}
+
+std::vector<Request> e2e_requests(const po::variables_map& vm, StudyOptions& options) {
+  std::vector<Request> requests = load_dataset(vm["dataset"].as<std::string>());
+  if (vm.count("requests"))
+    requests.resize(positive("--requests", vm["requests"].as<std::string>(), requests.size()));
+  options.kv_grid = positive("--kv-grid", vm["kv-grid"].as<std::string>(), 1 << 20);
+  return requests;
+}
+
 void add_workload_options(po::options_description& d) {
   d.add_options()("phase", po::value<std::string>()->default_value("decode"), "decode|prefill|e2e")(
       "batch", po::value<std::string>()->default_value("1"), "sequences per step")(
@@ -38,10 +55,11 @@ void add_workload_options(po::options_description& d) {
       "prefill: prompt tokens; decode: KV-cache positions")(
       "seed", po::value<std::string>()->default_value("1"), "MoE routing seed")(
       "routing-skew", po::value<double>()->default_value(0.0), "MoE routing skew (0: uniform)")(
-      "dataset", po::value<std::string>()->default_value("dolly"), "--phase e2e: request trace")(
-      "requests", po::value<std::string>(), "--phase e2e: the first N requests only")(
       "direct", po::bool_switch(), "simulate every operation (no composition of signatures)")(
       "csv", po::value<std::string>(), "write the reports as CSV");
+  po::options_description e2e("--phase e2e");
+  add_e2e_options(e2e);
+  d.add(e2e);
 }
 
 struct WorkloadArgs {
@@ -63,13 +81,7 @@ WorkloadArgs workload_args(const po::variables_map& vm, const SimOptions& s) {
   w.request.routing_skew = vm["routing-skew"].as<double>();
   if (!(w.request.routing_skew >= 0.0 && w.request.routing_skew <= 100.0))
     throw InputError("--routing-skew: expected a number from 0 to 100");
-  if (w.phase == "e2e") {
-    w.requests = load_dataset(vm["dataset"].as<std::string>());
-    if (vm.count("requests")) {
-      const std::uint64_t n = positive("--requests", vm["requests"].as<std::string>(), w.requests.size());
-      w.requests.resize(n);
-    }
-  }
+  if (w.phase == "e2e") w.requests = e2e_requests(vm, w.options);
   w.options.direct = vm["direct"].as<bool>();
   w.options.quiet = s.quiet;
   if (w.options.direct && w.phase == "e2e")
@@ -147,25 +159,19 @@ int cmd_compare(const std::string& command, const std::vector<std::string>& args
 int cmd_e2e(const std::string& command, const std::vector<std::string>& args) {
   po::options_description d("e2e options");
   d.add_options()("model", po::value<std::string>(), "model")(
-      "dataset", po::value<std::string>()->default_value("dolly"), "request trace (built-in name or JSON file)")(
       "archs", po::value<std::string>()->default_value(default_archs), "a,b,...")(
-      "requests", po::value<std::string>(), "the first N requests only")(
-      "kv-grid", po::value<std::string>()->default_value("32"),
-      "simulate decode steps at KV lengths on this grid, interpolate between (1: every length)")(
       "csv", po::value<std::string>(), "write the reports as CSV");
+  add_e2e_options(d);
   add_sim_options(d);
   const auto vm = parse(command, args, d);
   const SimOptions s = sim_options(vm);
   check_output(s.json, "--json");
   check_output(s.csv, "--csv");
-  std::vector<Request> requests = load_dataset(vm["dataset"].as<std::string>());
-  if (vm.count("requests"))
-    requests.resize(positive("--requests", vm["requests"].as<std::string>(), requests.size()));
-  const std::vector<ArchConfig> archs = archs_from(vm["archs"].as<std::string>(), s);
-  const ModelConfig model = load_model(required(vm, command, "model"));
   StudyOptions options;
   options.quiet = s.quiet;
-  options.kv_grid = positive("--kv-grid", vm["kv-grid"].as<std::string>(), 1 << 20);
+  const std::vector<Request> requests = e2e_requests(vm, options);
+  const std::vector<ArchConfig> archs = archs_from(vm["archs"].as<std::string>(), s);
+  const ModelConfig model = load_model(required(vm, command, "model"));
   std::vector<Report> reports = run_e2e(archs, model, requests, options);
   add_ratios(reports, ratio_baselines);
   write_outputs(s, reports, true);

@@ -139,6 +139,11 @@ TEST_CASE("Bad input: unknown phase") {
   rejects({"run", "--arch", "sa", "--model", "llama2-7b", "--phase", "train"},
           "--phase: expected decode, prefill or e2e");
 }
+TEST_CASE("Bad input: a KV grid of zero, in e2e and in run --phase e2e") {
+  rejects({"e2e", "--model", "llama2-7b", "--kv-grid", "0"}, "--kv-grid: expected an integer from 1");
+  rejects({"run", "--arch", "sa", "--model", "llama2-7b", "--phase", "e2e", "--kv-grid", "0"},
+          "--kv-grid: expected an integer from 1");
+}
 TEST_CASE("Bad input: output directory that does not exist") {
   Scratch dir;
   const Run r = eva_sim(dir, gemm_with({"--json", "no/such/dir/r.json"}));
