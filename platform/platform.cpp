@@ -104,6 +104,21 @@ void Platform::add(const VectorDescriptor& op) {
   m_ops.emplace_back(op);
 }
 
+GemmDescriptor Platform::place_fc(AddressAllocator& alloc, const std::string& name, std::uint64_t m, std::uint64_t n,
+                                  std::uint64_t k) const {
+  const OperandBytes b = operand_bytes(m, n, k);
+  GemmDescriptor op;
+  op.name = name;
+  op.m = m;
+  op.n = n;
+  op.k = k;
+  op.act_addr = alloc.take(b.activations, name.c_str());
+  op.weight_addr = alloc.take(b.weights, name.c_str());
+  op.codebook_addr = alloc.take(b.codebooks, name.c_str());
+  op.out_addr = alloc.take(b.outputs, name.c_str());
+  return op;
+}
+
 Breakdown Platform::energy_now() const {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   Breakdown b = m_accel->energy_breakdown_j(now.to_seconds());

@@ -11,6 +11,7 @@
 
 #include <systemc>
 
+#include "address_allocator.hpp"
 #include "arch_config.hpp"
 #include "common/accelerator.hpp"
 #include "common/clock.hpp"
@@ -33,6 +34,10 @@ class Platform : public sc_core::sc_module {
   OperandBytes operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const {
     return m_accel->operand_bytes(m, n, k);
   }
+  // An FC op's descriptor, its operands placed by `alloc` in this platform's
+  // formats.
+  GemmDescriptor place_fc(AddressAllocator& alloc, const std::string& name, std::uint64_t m, std::uint64_t n,
+                          std::uint64_t k) const;
   Accelerator& accelerator() { return *m_accel; }
 
   // Queues an op (before sc_start). Throws InputError if it cannot run here.

@@ -49,28 +49,25 @@ std::size_t Runner::queue(std::size_t arch, const WorkloadOp& op, const std::str
     p.add(v);
     return slot;
   }
+  if (op.kind == WorkloadOp::Kind::fc) {
+    p.add(p.place_fc(q.alloc, op.name, op.m, op.n, op.k));
+    return slot;
+  }
+  // Attention: `count` caches, each with its own activations and outputs.
   GemmDescriptor g;
   g.name = op.name;
   g.m = op.m;
   g.n = op.n;
   g.k = op.k;
   g.count = m_direct ? op.count : 1;
-  if (op.kind == WorkloadOp::Kind::attention) {
-    g.operand = GemmOperand::kv_cache;
-    const std::uint64_t kv = packed_bytes(op.k * op.n, m_archs[arch].formats.kv_bits);
-    g.act_stride = (op.m * op.k * 2 + 63) / 64 * 64;
-    g.weight_stride = (kv + 63) / 64 * 64;
-    g.out_stride = (op.m * op.n * 2 + 63) / 64 * 64;
-    g.act_addr = q.alloc.take(g.act_stride * g.count, op.name.c_str());
-    g.weight_addr = q.alloc.take(g.weight_stride * g.count, op.name.c_str());
-    g.out_addr = q.alloc.take(g.out_stride * g.count, op.name.c_str());
-  } else {
-    const OperandBytes b = p.operand_bytes(op.m, op.n, op.k);
-    g.act_addr = q.alloc.take(b.activations, op.name.c_str());
-    g.weight_addr = q.alloc.take(b.weights, op.name.c_str());
-    g.codebook_addr = q.alloc.take(b.codebooks, op.name.c_str());
-    g.out_addr = q.alloc.take(b.outputs, op.name.c_str());
-  }
+  g.operand = GemmOperand::kv_cache;
+  const std::uint64_t kv = packed_bytes(op.k * op.n, m_archs[arch].formats.kv_bits);
+  g.act_stride = (op.m * op.k * 2 + 63) / 64 * 64;
+  g.weight_stride = (kv + 63) / 64 * 64;
+  g.out_stride = (op.m * op.n * 2 + 63) / 64 * 64;
+  g.act_addr = q.alloc.take(g.act_stride * g.count, op.name.c_str());
+  g.weight_addr = q.alloc.take(g.weight_stride * g.count, op.name.c_str());
+  g.out_addr = q.alloc.take(g.out_stride * g.count, op.name.c_str());
   p.add(g);
   return slot;
 }

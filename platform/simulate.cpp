@@ -16,19 +16,7 @@ Report simulate_gemms(const ArchConfig& config, const std::vector<GemmShape>& sh
   const auto wall0 = std::chrono::steady_clock::now();
   Platform platform("vp", config);
   AddressAllocator alloc(config.dram.capacity_bytes());
-  for (const GemmShape& shape : shapes) {
-    GemmDescriptor op;
-    op.name = "gemm";
-    op.m = shape.m;
-    op.n = shape.n;
-    op.k = shape.k;
-    const OperandBytes b = platform.operand_bytes(shape.m, shape.n, shape.k);
-    op.act_addr = alloc.take(b.activations, "gemm");
-    op.weight_addr = alloc.take(b.weights, "gemm");
-    op.codebook_addr = alloc.take(b.codebooks, "gemm");
-    op.out_addr = alloc.take(b.outputs, "gemm");
-    platform.add(op);
-  }
+  for (const GemmShape& shape : shapes) platform.add(platform.place_fc(alloc, "gemm", shape.m, shape.n, shape.k));
   sc_core::sc_start();
   Report r = platform.report();
   r.model = "-";
@@ -59,17 +47,9 @@ Report simulate_dense_functional(const ArchConfig& config, const GemmShape& shap
   }
   Platform platform("vp", config);
   const EncodedGemm e = platform.accelerator().encode_gemm(x, w, m, n, k);
-  const OperandBytes b = platform.operand_bytes(m, n, k);
   AddressAllocator alloc(config.dram.capacity_bytes());
-  GemmDescriptor op;
-  op.m = m;
-  op.n = n;
-  op.k = k;
+  GemmDescriptor op = platform.place_fc(alloc, "gemm", m, n, k);
   op.functional = true;
-  op.act_addr = alloc.take(b.activations, "gemm");
-  op.weight_addr = alloc.take(b.weights, "gemm");
-  op.codebook_addr = alloc.take(b.codebooks, "gemm");
-  op.out_addr = alloc.take(b.outputs, "gemm");
   SparseStorage& mem = platform.dram().storage();
   mem.write(op.act_addr, e.activations.data(), e.activations.size());
   mem.write(op.weight_addr, e.weights.data(), e.weights.size());
@@ -80,7 +60,7 @@ Report simulate_dense_functional(const ArchConfig& config, const GemmShape& shap
   r.model = "-";
   r.phase = "gemm";
   r.tokens = m;
-  std::vector<std::uint8_t> out(b.outputs);
+  std::vector<std::uint8_t> out(platform.operand_bytes(m, n, k).outputs);
   mem.read(op.out_addr, out.data(), out.size());
   const std::vector<double> y = e.decode_output(out);
   std::vector<double> exact(m * n, 0.0);
@@ -113,18 +93,9 @@ Report simulate_dense_functional(const ArchConfig& config, const GemmShape& shap
 
 GemmDescriptor place_vq_operands(Platform& platform, const ArchConfig& config, const VqMatrix& w,
                                  const std::vector<half_bits>& x, std::uint64_t m) {
-  const OperandBytes b = platform.operand_bytes(m, w.n, w.k);
   AddressAllocator alloc(config.dram.capacity_bytes());
-  GemmDescriptor op;
-  op.name = "vq-gemv";
-  op.m = m;
-  op.n = w.n;
-  op.k = w.k;
+  GemmDescriptor op = platform.place_fc(alloc, "vq-gemv", m, w.n, w.k);
   op.functional = true;
-  op.act_addr = alloc.take(b.activations, "vq-gemv");
-  op.weight_addr = alloc.take(b.weights, "vq-gemv");
-  op.codebook_addr = alloc.take(b.codebooks, "vq-gemv");
-  op.out_addr = alloc.take(b.outputs, "vq-gemv");
   SparseStorage& mem = platform.dram().storage();
   mem.write(op.act_addr, reinterpret_cast<const std::uint8_t*>(x.data()), x.size() * 2);
   mem.write(op.codebook_addr, reinterpret_cast<const std::uint8_t*>(w.centroids.data()), w.centroids.size() * 2);

@@ -57,18 +57,22 @@ struct Builder {
   std::vector<WorkloadOp>& ops;
   int layer = -1, expert = -1;
 
-  void gemm(WorkloadOp::Kind kind, const char* name, std::uint64_t count, std::uint64_t m, std::uint64_t k,
-            std::uint64_t n) {
-    WorkloadOp op;
+  // An op of this layer and expert.
+  WorkloadOp& add(WorkloadOp::Kind kind, const char* name) {
+    WorkloadOp& op = ops.emplace_back();
     op.kind = kind;
     op.name = name;
     op.layer = layer;
     op.expert = expert;
+    return op;
+  }
+  void gemm(WorkloadOp::Kind kind, const char* name, std::uint64_t count, std::uint64_t m, std::uint64_t k,
+            std::uint64_t n) {
+    WorkloadOp& op = add(kind, name);
     op.m = m;
     op.n = n;
     op.k = k;
     op.count = count;
-    ops.push_back(op);
   }
   void fc(const char* name, std::uint64_t m, std::uint64_t k, std::uint64_t n) {
     gemm(WorkloadOp::Kind::fc, name, 1, m, k, n);
@@ -77,15 +81,10 @@ struct Builder {
     gemm(WorkloadOp::Kind::attention, name, count, m, k, n);
   }
   void vector(const char* name, VectorOp v, std::uint64_t rows, std::uint64_t cols) {
-    WorkloadOp op;
-    op.kind = WorkloadOp::Kind::vector;
-    op.name = name;
-    op.layer = layer;
-    op.expert = expert;
+    WorkloadOp& op = add(WorkloadOp::Kind::vector, name);
     op.vop = v;
     op.rows = rows;
     op.cols = cols;
-    ops.push_back(op);
   }
 };
 
