@@ -1,13 +1,16 @@
 #include "cli.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <iostream>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -23,6 +26,7 @@
 #include "report.hpp"
 #include "cli_common.hpp"
 #include "simulate.hpp"
+#include "sweep.hpp"
 
 
 namespace eva {
@@ -48,10 +52,6 @@ commands:
 Every simulating command takes --dram PRESET and any number of --set key=value.
 'eva-sim <command> --help' lists a command's options.
 )";
-
-[[noreturn]] void not_built(const std::string& command, const std::string& what) {
-  throw InputError(fmt::format("{}: not built yet: {}", command, what));
-}
 
 bool wants_help(const std::vector<std::string>& args) {
   for (const auto& a : args)
@@ -242,12 +242,45 @@ int cmd_vq_gemv(const std::string& command, const std::vector<std::string>& args
 
 int cmd_sweep(const std::string& command, const std::vector<std::string>& args) {
   po::options_description d("sweep options");
-  d.add_options()("file", po::value<std::string>(), "SWEEP.yaml")("jobs,j", po::value<std::string>(), "parallel jobs")(
-      "out", po::value<std::string>(), "output directory");
+  d.add_options()("file", po::value<std::string>(), "SWEEP.yaml (docs/SWEEP.md)")(
+      "jobs,j", po::value<std::string>(), "points run at once (default: the cores)")(
+      "out", po::value<std::string>()->default_value("sweep-out"), "output directory (created if missing)")(
+      "quiet", po::bool_switch(), "no progress on stderr");
   po::positional_options_description pos;
   pos.add("file", 1);
-  parse(command, args, d, pos);
-  not_built(command, "parameter sweeps");
+  const auto vm = parse(command, args, d, pos);
+  const SweepPlan plan = load_sweep(required(vm, command, "file"));
+  SweepOptions o;
+  o.out = vm["out"].as<std::string>();
+  if (o.out.empty()) throw InputError("--out: expected a directory name");
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  o.jobs = vm.count("jobs") ? static_cast<unsigned>(positive("--jobs", vm["jobs"].as<std::string>(), 1024)) : cores;
+  o.quiet = vm["quiet"].as<bool>();
+  std::error_code ec;
+  o.program = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  if (ec) throw std::runtime_error("sweep: cannot find the eva-sim executable (/proc/self/exe)");
+  const std::vector<nlohmann::ordered_json> rows = run_sweep(plan, o);
+  // The swept values and the headline figures of every row.
+  std::vector<std::string> columns = {"point"};
+  for (const SweepAxis& a : plan.axes) columns.push_back(a.key);
+  for (const char* key : {"arch", "seconds", "energy_j", "bandwidth_gbps", "latency_ns_mean"})
+    if (!rows.empty() && rows.front().contains(key) && std::find(columns.begin(), columns.end(), key) == columns.end())
+      columns.push_back(key);
+  std::string out;
+  for (const std::string& c : columns) out += fmt::format("{:>16} ", c);
+  out += "\n";
+  for (const nlohmann::ordered_json& row : rows) {
+    for (const std::string& c : columns) {
+      const nlohmann::ordered_json& v = row[c];
+      out += v.is_number_float() ? fmt::format("{:>16.6g} ", v.get<double>())
+                                 : fmt::format("{:>16} ", v.is_string() ? v.get<std::string>() : v.dump());
+    }
+    out += "\n";
+  }
+  std::cout << fmt::format("sweep {}: {} points of '{}', {} rows; wrote {}/sweep.csv and {}/sweep.json\n", plan.source,
+                           plan.points(), plan.command, rows.size(), o.out, o.out)
+            << out;
+  return 0;
 }
 
 int cmd_dram_bench(const std::string& command, const std::vector<std::string>& args) {
