@@ -9,7 +9,7 @@
 //   options: {arch: eva, m: 1, n: 4096, k: 4096}   # the command's options, fixed
 //   set: {systolic.weight_load: overlapped}        # --set overrides, fixed
 //   vary:                             # every combination, the first key slowest
-//     set: {epilogue.units: [1, 2, 4, 8]}
+//     set: {epilogue.units: [1, 2, 4]}
 //     options: {dram: [ideal, lpddr5-6400]}
 #include <cstdint>
 #include <string>
