@@ -11,19 +11,15 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include "common/error.hpp"
+#include "process.hpp"
 #include "progress.hpp"
 #include "report.hpp"
-
-extern char** environ;
 
 namespace eva {
 
@@ -117,23 +113,6 @@ struct Child {
   pid_t pid = 0;
   std::uint64_t point = 0;
 };
-
-pid_t spawn(const std::string& program, const std::vector<std::string>& args, const std::string& out_path,
-            const std::string& err_path) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(program.c_str()));
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw std::runtime_error(fmt::format("sweep: cannot start {}: {}", program, std::strerror(rc)));
-  return pid;
-}
 
 }  // namespace
 
@@ -317,29 +296,24 @@ std::vector<nlohmann::ordered_json> run_sweep(const SweepPlan& plan, const Sweep
       while (!failed && next < n && running.size() < std::max(1u, options.jobs)) {
         std::vector<std::string> args = plan.arguments(next);
         args.insert(args.end(), {"--json", staged(next, "json"), "--quiet"});
-        running.push_back({spawn(options.program, args, staged(next, "txt"), staged(next, "err")), next});
+        args.insert(args.begin(), options.program);
+        running.push_back({spawn_process(args, staged(next, "txt"), staged(next, "err")), next});
         ++next;
       }
       if (running.empty()) break;
-      int status = 0;
-      const pid_t pid = ::waitpid(-1, &status, 0);
-      if (pid < 0) {
-        if (errno == EINTR) continue;
-        throw std::runtime_error(fmt::format("sweep: waitpid: {}", std::strerror(errno)));
-      }
-      const auto it = std::find_if(running.begin(), running.end(), [pid](const Child& c) { return c.pid == pid; });
+      const auto [pid, status] = wait_process();
+      const auto it = std::find_if(running.begin(), running.end(), [pid = pid](const Child& c) { return c.pid == pid; });
       if (it == running.end()) continue;
       const std::uint64_t point = it->point;
       running.erase(it);
-      const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-      if (!ok && (!failed || point < *failed)) {
+      if (status != 0 && (!failed || point < *failed)) {
         failed = point;
-        internal = !(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+        internal = status != 2;
       }
       progress.step();
     }
   } catch (...) {
-    for (const Child& c : running) ::waitpid(c.pid, nullptr, 0);
+    for (const Child& c : running) wait_process(c.pid);
     discard();
     throw;
   }
