@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/error.hpp"
+#include "plot.hpp"
 
 namespace eva {
 
@@ -24,6 +25,7 @@ SimOptions sim_options(const po::variables_map& vm) {
   if (vm.count("set")) s.sets = vm["set"].as<std::vector<std::string>>();
   if (vm.count("json")) s.json = vm["json"].as<std::string>();
   if (vm.count("csv")) s.csv = vm["csv"].as<std::string>();
+  if (vm.count("plot")) s.plot = vm["plot"].as<std::string>();
   s.quiet = vm.count("quiet") && vm["quiet"].as<bool>();
   return s;
 }
@@ -73,18 +75,24 @@ void check_output(const std::optional<std::string>& path, const char* option) {
     throw InputError(fmt::format("{} {}: directory '{}' does not exist or is not writable", option, *path, dir));
 }
 
+void check_outputs(SimOptions& s) {
+  check_output(s.json, "--json");
+  check_output(s.csv, "--csv");
+  check_output(s.plot, "--plot");
+  if (s.plot) s.plot_python = plot_python();
+}
+
 void write_outputs(const SimOptions& s, const std::vector<Report>& reports, bool results_wrapper) {
-  if (s.json) {
-    nlohmann::json j;
-    if (results_wrapper) {
-      j["results"] = nlohmann::json::array();
-      for (const auto& r : reports) j["results"].push_back(to_json(r));
-    } else {
-      j = to_json(reports.front());
-    }
-    write_file_atomic(*s.json, j.dump(2) + "\n");
+  nlohmann::json j;
+  if (results_wrapper) {
+    j["results"] = nlohmann::json::array();
+    for (const auto& r : reports) j["results"].push_back(to_json(r));
+  } else {
+    j = to_json(reports.front());
   }
+  if (s.json) write_file_atomic(*s.json, j.dump(2) + "\n");
   if (s.csv) write_file_atomic(*s.csv, to_csv(reports));
+  if (s.plot && results_wrapper) write_plot(s.plot_python, *s.plot, j);
 }
 
 ArchConfig arch_from(const po::variables_map& vm, const std::string& command, const SimOptions& s) {
@@ -94,7 +102,6 @@ ArchConfig arch_from(const po::variables_map& vm, const std::string& command, co
   req.sets = s.sets;
   return load_arch(req);
 }
-
 
 ArchConfig arch_named(const std::string& arch, const SimOptions& s) {
   ArchRequest req;

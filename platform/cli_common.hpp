@@ -21,6 +21,8 @@ struct SimOptions {
   std::optional<std::string> dram;
   std::vector<std::string> sets;
   std::optional<std::string> json, csv;
+  std::optional<std::string> plot;  // compare and e2e
+  std::string plot_python;          // found by check_outputs when --plot is given
   bool quiet = false;
 };
 
@@ -39,7 +41,11 @@ std::uint64_t positive(const std::string& option, const std::string& text, std::
 // Refuses an output path whose directory cannot be written, before any
 // simulation runs.
 void check_output(const std::optional<std::string>& path, const char* option);
-// --json (one report, or {"results": [...]}) and --csv, each written whole.
+// Checks --json, --csv and --plot before anything runs (and finds the Python
+// that draws the plot).
+void check_outputs(SimOptions& s);
+// --json (one report, or {"results": [...]}), --csv and, with the results
+// wrapper, --plot; each written whole.
 void write_outputs(const SimOptions& s, const std::vector<Report>& reports, bool results_wrapper);
 // --arch with --dram and --set applied.
 ArchConfig arch_from(const po::variables_map& vm, const std::string& command, const SimOptions& s);

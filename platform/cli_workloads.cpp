@@ -103,10 +103,8 @@ Parsed parse_workload_command(const std::string& command, const std::vector<std:
   Parsed p;
   p.vm = parse(command, args, d);
   p.s = sim_options(p.vm);
-  check_output(p.s.json, "--json");
-  check_output(p.s.csv, "--csv");
   if (p.vm.count("trace")) throw InputError("--trace: not built yet: timeline traces");
-  if (p.vm.count("plot")) throw InputError("--plot: not built yet: plots");
+  check_outputs(p.s);
   p.w = workload_args(p.vm, p.s);
   return p;
 }
@@ -143,7 +141,7 @@ int cmd_compare(const std::string& command, const std::vector<std::string>& args
   po::options_description d("compare options");
   d.add_options()("model", po::value<std::string>(), "model")(
       "archs", po::value<std::string>()->default_value(default_archs), "a,b,...")(
-      "plot", po::value<std::string>(), "PNG plot (not built yet)");
+      "plot", po::value<std::string>(), "draw latency, energy per token and ratios as a PNG (matplotlib)");
   const auto [vm, s, w] = parse_workload_command(command, args, d);
   const std::vector<ArchConfig> archs = archs_from(vm["archs"].as<std::string>(), s);
   const ModelConfig model = load_model(required(vm, command, "model"));
@@ -160,13 +158,13 @@ int cmd_e2e(const std::string& command, const std::vector<std::string>& args) {
   po::options_description d("e2e options");
   d.add_options()("model", po::value<std::string>(), "model")(
       "archs", po::value<std::string>()->default_value(default_archs), "a,b,...")(
-      "csv", po::value<std::string>(), "write the reports as CSV");
+      "csv", po::value<std::string>(), "write the reports as CSV")(
+      "plot", po::value<std::string>(), "draw latency, energy per token and ratios as a PNG (matplotlib)");
   add_e2e_options(d);
   add_sim_options(d);
   const auto vm = parse(command, args, d);
-  const SimOptions s = sim_options(vm);
-  check_output(s.json, "--json");
-  check_output(s.csv, "--csv");
+  SimOptions s = sim_options(vm);
+  check_outputs(s);
   StudyOptions options;
   options.quiet = s.quiet;
   const std::vector<Request> requests = e2e_requests(vm, options);

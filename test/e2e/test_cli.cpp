@@ -155,7 +155,9 @@ TEST_CASE("Bad input: operands larger than the DRAM") {
 }
 TEST_CASE("Commands whose model comes later say so and exit 2") {
   rejects({"run", "--arch", "sa", "--model", "llama2-7b", "--trace", "t.json"}, "not built yet");
-  rejects({"compare", "--model", "llama2-7b", "--plot", "p.png"}, "not built yet");
+}
+TEST_CASE("Bad input: a plot into a directory that does not exist, refused before any simulation") {
+  rejects({"compare", "--model", "llama2-7b", "--plot", "no/dir/p.png"}, "--plot no/dir/p.png: directory 'no/dir'");
 }
 
 TEST_CASE("dram-bench reports the contract's keys") {

@@ -1,4 +1,7 @@
 // run, compare and e2e from the command line, on a small model file.
+#include <algorithm>
+#include <fstream>
+
 #include <catch2/catch.hpp>
 
 #include "run_eva_sim.hpp"
@@ -71,6 +74,27 @@ TEST_CASE("compare writes one report per architecture with ratios, and is determ
   CHECK(a["results"][0]["speedup_vs_sa"].get<double>() == Approx(1.0));
   CHECK(dir.exists("a.csv"));
   CHECK(r1.out.find("speedup/figlut") != std::string::npos);
+}
+
+TEST_CASE("compare and e2e --plot draw a PNG and write nothing else") {
+  Scratch dir;
+  with_inputs(dir);
+  const Run c = eva_sim(dir, {"compare", "--model", "tiny.yaml", "--archs", "sa,figlut,eva", "--plot", "c.png"});
+  INFO(c.err);
+  REQUIRE(c.exit_code == 0);
+  const Run e = eva_sim(dir, {"e2e", "--model", "tiny.yaml", "--dataset", "trace.json", "--archs", "eva,sa", "--plot",
+                              "e.png", "--quiet"});
+  INFO(e.err);
+  REQUIRE(e.exit_code == 0);
+  for (const char* png : {"c.png", "e.png"}) {
+    std::ifstream in(dir.path(png), std::ios::binary);
+    char magic[8] = {};
+    in.read(magic, 8);
+    CHECK(std::string(magic, 8) == "\x89PNG\r\n\x1a\n");
+  }
+  std::vector<std::string> files = dir.files();
+  std::sort(files.begin(), files.end());
+  CHECK(files == std::vector<std::string>{"c.png", "e.png", "tiny.yaml", "trace.json"});
 }
 
 TEST_CASE("e2e over a trace file: per-request latency, tokens/s and energy per token") {

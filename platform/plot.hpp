@@ -1,0 +1,18 @@
+#pragma once
+// compare --plot: a PNG of a comparison (latency, energy per token by module,
+// ratios against a baseline), drawn by scripts/plot_compare.py with
+// matplotlib. The script is compiled into eva-sim; Python and matplotlib are
+// looked for at run time (Debian: python3-matplotlib).
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace eva {
+
+// The Python that has matplotlib; InputError when there is none (checked
+// before a run, so that a missing package costs no simulation).
+std::string plot_python();
+// Draws `report` ({"results": [...]}) into `png`, whole or not at all.
+void write_plot(const std::string& python, const std::string& png, const nlohmann::json& report);
+
+}  // namespace eva
