@@ -39,10 +39,16 @@ struct SimConfig {
   // ahead of the kernel. 1 us keeps context switches rare (one per ~64 KiB moved
   // at 64 GB/s) while bounding the skew between concurrent initiators.
   double quantum_ns = 1000.0;
+  // run --trace: unit spans kept per platform (operation spans always are).
+  // 500,000 spans make a trace file of about 50 MB, which the Perfetto UI
+  // still opens comfortably.
+  int trace_max_spans = 500000;
 
   template <class V>
   void visit(V& v) {
     v.field("quantum_ns", quantum_ns, positive_up_to(1e9), "global TLM quantum, ns");
+    v.field("trace_max_spans", trace_max_spans, between(0, 100000000),
+            "run --trace: unit spans kept (operations are always kept)");
   }
 };
 

@@ -103,9 +103,14 @@ Parsed parse_workload_command(const std::string& command, const std::vector<std:
   Parsed p;
   p.vm = parse(command, args, d);
   p.s = sim_options(p.vm);
-  if (p.vm.count("trace")) throw InputError("--trace: not built yet: timeline traces");
   check_outputs(p.s);
   p.w = workload_args(p.vm, p.s);
+  if (p.vm.count("trace")) {
+    p.w.options.trace = p.vm["trace"].as<std::string>();
+    check_output(p.w.options.trace, "--trace");
+    if (p.w.phase == "e2e")
+      throw InputError("--trace: a timeline is of one forward pass (--phase decode or prefill)");
+  }
   return p;
 }
 
@@ -119,7 +124,8 @@ std::vector<Report> run_workload(const std::vector<ArchConfig>& archs, const Mod
 int cmd_run(const std::string& command, const std::vector<std::string>& args) {
   po::options_description d("run options");
   d.add_options()("arch", po::value<std::string>(), "architecture")("model", po::value<std::string>(), "model")(
-      "trace", po::value<std::string>(), "timeline trace (not built yet)");
+      "trace", po::value<std::string>(),
+      "write a timeline of the pass (trace-event JSON for ui.perfetto.dev); simulates every operation");
   const auto [vm, s, w] = parse_workload_command(command, args, d);
   const ArchConfig arch = arch_from(vm, command, s);
   const ModelConfig model = load_model(required(vm, command, "model"));

@@ -119,6 +119,13 @@ GemmDescriptor Platform::place_fc(AddressAllocator& alloc, const std::string& na
   return op;
 }
 
+Platform::~Platform() { Timeline::attach(*this, nullptr); }
+
+void Platform::enable_timeline(std::uint64_t max_spans) {
+  m_timeline = std::make_unique<Timeline>(max_spans);
+  Timeline::attach(*this, m_timeline.get());
+}
+
 Breakdown Platform::energy_now() const {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   Breakdown b = m_accel->energy_breakdown_j(now.to_seconds());
@@ -158,6 +165,7 @@ void Platform::driver() {
     r.dram_bytes_read = m_dram->bytes_read() - read0;
     r.dram_bytes_written = m_dram->bytes_written() - written0;
     r.seconds = (sc_core::sc_time_stamp() - start).to_seconds();
+    if (m_timeline) m_timeline->op(r.name, start, sc_core::sc_time_stamp());
     const Breakdown energy1 = energy_now();
     for (const auto& [module, j] : energy1) {
       r.energy_breakdown_j[module] = j - energy0[module];

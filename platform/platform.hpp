@@ -16,6 +16,7 @@
 #include "common/accelerator.hpp"
 #include "common/clock.hpp"
 #include "common/op_descriptor.hpp"
+#include "common/timeline.hpp"
 #include "dram/dram_target.hpp"
 #include "report.hpp"
 
@@ -27,8 +28,14 @@ std::unique_ptr<DramTarget> make_dram(const char* name, const DramConfig& c);
 class Platform : public sc_core::sc_module {
  public:
   Platform(const sc_core::sc_module_name& name, const ArchConfig& config);
+  ~Platform() override;
   Platform(const Platform&) = delete;
   Platform& operator=(const Platform&) = delete;
+
+  // Records a timeline of this platform's run (before sc_start): every
+  // operation, and up to `max_spans` spans of its units.
+  void enable_timeline(std::uint64_t max_spans);
+  const Timeline* timeline() const { return m_timeline.get(); }
 
   // Bytes an op's operands take in this platform's formats.
   OperandBytes operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const {
@@ -64,6 +71,7 @@ class Platform : public sc_core::sc_module {
   std::vector<OpReport> m_results;
   sc_core::sc_time m_end = sc_core::SC_ZERO_TIME;
   std::function<void()> m_on_op_done;
+  std::unique_ptr<Timeline> m_timeline;
 };
 
 }  // namespace eva

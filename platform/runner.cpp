@@ -36,9 +36,11 @@ std::size_t Runner::queue(std::size_t arch, const WorkloadOp& op, const std::str
     if (!fresh) return it->second;
   }
   const std::size_t slot = q.ops++;
+  // Direct runs report the platform's ops as they are: named in full.
+  const std::string name = m_direct ? op.qualified_name() : op.name;
   if (op.kind == WorkloadOp::Kind::vector) {
     VectorDescriptor v;
-    v.name = op.name;
+    v.name = name;
     v.op = op.vop;
     v.rows = op.rows;
     v.cols = op.cols;
@@ -50,12 +52,12 @@ std::size_t Runner::queue(std::size_t arch, const WorkloadOp& op, const std::str
     return slot;
   }
   if (op.kind == WorkloadOp::Kind::fc) {
-    p.add(p.place_fc(q.alloc, op.name, op.m, op.n, op.k));
+    p.add(p.place_fc(q.alloc, name, op.m, op.n, op.k));
     return slot;
   }
   // Attention: `count` caches, each with its own activations and outputs.
   GemmDescriptor g;
-  g.name = op.name;
+  g.name = name;
   g.m = op.m;
   g.n = op.n;
   g.k = op.k;
@@ -113,6 +115,18 @@ void Runner::run_all(const std::vector<Runner*>& runners, bool quiet) {
   }
 }
 
+void Runner::enable_timelines() {
+  for (std::size_t a = 0; a < m_platforms.size(); ++a)
+    m_platforms[a]->enable_timeline(static_cast<std::uint64_t>(m_archs[a].sim.trace_max_spans));
+}
+
+std::string Runner::trace_json() const {
+  std::vector<std::pair<std::string, const Timeline*>> processes;
+  for (std::size_t a = 0; a < m_platforms.size(); ++a)
+    if (m_platforms[a]->timeline()) processes.emplace_back(m_archs[a].name, m_platforms[a]->timeline());
+  return eva::trace_json(processes);
+}
+
 const Report& Runner::simulation(std::size_t arch) const { return m_results.at(arch); }
 
 std::size_t Runner::simulated_ops() const { return m_queued.empty() ? 0 : m_queued.front()->ops; }
@@ -139,10 +153,7 @@ Report Runner::report(std::size_t arch, std::size_t w, bool with_ops) const {
     const WorkloadOp& op = work.ops[i];
     OpReport o = sim.ops.at(slots[i]);
     const auto times = static_cast<std::uint64_t>(op.kind == WorkloadOp::Kind::attention ? op.count : 1);
-    if (with_ops)
-      o.name = op.layer < 0    ? op.name
-               : op.expert < 0 ? fmt::format("layer{}.{}", op.layer, op.name)
-                               : fmt::format("layer{}.{}.{}", op.layer, op.name, op.expert);
+    if (with_ops) o.name = op.qualified_name();
     o.count = op.count;
     o.cycles *= times;
     o.compute_cycles *= times;

@@ -44,6 +44,10 @@ class Runner {
   // operation it simulated, its settings and module statistics.
   const Report& simulation(std::size_t arch) const;
   const std::vector<ArchConfig>& archs() const { return m_archs; }
+  // Records every platform's timeline in the coming run (see Platform).
+  void enable_timelines();
+  // The trace-event JSON of every platform's timeline, a process each.
+  std::string trace_json() const;
   // Distinct operations simulated per architecture.
   std::size_t simulated_ops() const;
 

@@ -13,9 +13,11 @@ namespace eva {
 std::vector<Report> run_model(const std::vector<ArchConfig>& archs, const ModelConfig& model,
                               const WorkloadRequest& request, const StudyOptions& options) {
   const Workload w = compile_workload(model, request);
-  Runner runner(archs, options.direct);
+  Runner runner(archs, options.direct || options.trace);
   const std::size_t id = runner.add(w);
+  if (options.trace) runner.enable_timelines();
   runner.run(options.quiet);
+  if (options.trace) write_file_atomic(*options.trace, runner.trace_json());
   std::vector<Report> out;
   for (std::size_t a = 0; a < archs.size(); ++a) {
     Report r = runner.report(a, id);

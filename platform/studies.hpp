@@ -4,6 +4,7 @@
 // Each function elaborates once, so it is called at most once per process.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct StudyOptions {
   // tiles of attention, so the interpolation error is a fraction of one tile.
   // 1: every KV length simulated.
   std::uint64_t kv_grid = 32;
+  // run_model: write a timeline of the run here (trace-event JSON). The run
+  // is then simulated directly, so that the timeline is the pass's own.
+  std::optional<std::string> trace;
 };
 
 class Runner;

@@ -23,6 +23,12 @@ std::string WorkloadOp::signature() const {
   return {};
 }
 
+std::string WorkloadOp::qualified_name() const {
+  if (layer < 0) return name;
+  if (expert < 0) return fmt::format("layer{}.{}", layer, name);
+  return fmt::format("layer{}.{}.{}", layer, name, expert);
+}
+
 std::string WorkloadOp::weight_key() const { return fmt::format("{}.{}.{}", layer, expert, name); }
 
 namespace {

@@ -61,6 +61,8 @@ struct WorkloadOp {
 
   // What the op's cost depends on: equal signatures cost the same.
   std::string signature() const;
+  // "layer3.q_proj", "layer3.expert.down.5", "lm_head": the op in reports.
+  std::string qualified_name() const;
   // The weight matrix of an FC op, unique per layer, name and expert.
   std::string weight_key() const;
   double work_ops() const { return kind == Kind::vector ? 0.0 : 2.0 * static_cast<double>(m * n * k * count); }

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "common/timeline.hpp"
+
 namespace eva {
 
 Dma::Dma(const sc_core::sc_module_name& name, const DmaConfig& config)
@@ -76,6 +78,9 @@ Dma::Transfer Dma::start(Job job) {
   const auto burst = static_cast<std::uint64_t>(m_config.burst_bytes);
   t.m_state = std::make_shared<Transfer::State>();
   t.m_state->left = job.rows * ((job.row_bytes + burst - 1) / burst);
+  t.m_state->start = sc_core::sc_time_stamp();
+  t.m_state->bytes = job.rows * job.row_bytes;
+  t.m_state->write = job.cmd == tlm::TLM_WRITE_COMMAND;
   job.state = t.m_state;
   m_jobs.push_back(job);
   m_wakeup.notify(sc_core::SC_ZERO_TIME);
@@ -222,7 +227,11 @@ void Dma::finish(tlm::tlm_generic_payload& trans) {
 void Dma::retire(Slot& slot, const sc_core::sc_time& done) {
   auto state = std::move(slot.owner);
   state->last = std::max(state->last, done);
-  if (--state->left == 0) state->finished.notify(state->last - sc_core::sc_time_stamp());
+  if (--state->left == 0) {
+    state->finished.notify(state->last - sc_core::sc_time_stamp());
+    if (Timeline* t = Timeline::of(*this))
+      t->interval(state->write ? "dma write" : "dma read", fmt::format("{} B", state->bytes), state->start, state->last);
+  }
   m_free.push_back(&slot);
   m_wakeup.notify(sc_core::SC_ZERO_TIME);
 }

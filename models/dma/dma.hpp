@@ -45,6 +45,9 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
     struct State {
       std::uint64_t left = 0;  // bursts not yet finished
       sc_core::sc_time last = sc_core::SC_ZERO_TIME;
+      sc_core::sc_time start = sc_core::SC_ZERO_TIME;  // when it was started (timelines)
+      std::uint64_t bytes = 0;
+      bool write = false;
       sc_core::sc_event finished;
     };
     std::shared_ptr<State> m_state;

@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "common/fp16.hpp"
 #include "common/sync.hpp"
+#include "common/timeline.hpp"
 #include "common/vq_math.hpp"
 #include "eva/vq_weights.hpp"
 #include "vector/vector_op.hpp"
@@ -378,6 +379,9 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
       m_traffic.read(BufferTraffic::weight, static_cast<double>(c.bytes * 8));
       m_stats.inc(m_columns, static_cast<double>(c.cols));
       m_stats.inc(m_busy, static_cast<double>(cycles));
+      if (Timeline* t = Timeline::of(*this))
+        t->span("epilogue", fmt::format("{} columns", c.cols), sc_core::sc_time_stamp(),
+                sc_core::sc_time_stamp() + m_clock.cycles(cycles));
       wait(m_clock.cycles(cycles));
       plan.idx_free.push_back(c.slot);
       plan.idx_slots.release();

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/timeline.hpp"
+
 namespace eva {
 
 SystolicArray::SystolicArray(const sc_core::sc_module_name& name, const SystolicConfig& config, double clock_mhz)
@@ -23,6 +25,8 @@ void SystolicArray::run_oc(std::uint64_t rows, std::uint64_t d, std::uint64_t en
   m_stats.inc(m_oc_passes);
   m_stats.inc(m_fp16_macs, static_cast<double>(rows * d * entries));
   m_stats.inc(m_busy_cycles, static_cast<double>(cycles));
+  if (Timeline* t = Timeline::of(*this))
+    t->span("array", "output codebook", sc_core::sc_time_stamp(), sc_core::sc_time_stamp() + m_clock.cycles(cycles));
   wait(m_clock.cycles(cycles));
 }
 
@@ -33,6 +37,7 @@ sc_core::sc_time SystolicArray::run_tile(std::uint64_t m, std::uint64_t macs) {
   if (m_timing.mode != WeightLoad::overlapped) {
     const std::uint64_t cycles = m_timing.tile_cycles(m);
     m_stats.inc(m_busy_cycles, static_cast<double>(cycles));
+    if (Timeline* t = Timeline::of(*this)) t->span("array", "weight tile", now, now + m_clock.cycles(cycles));
     wait(m_clock.cycles(cycles));
     return sc_core::sc_time_stamp();
   }
@@ -44,6 +49,7 @@ sc_core::sc_time SystolicArray::run_tile(std::uint64_t m, std::uint64_t macs) {
   m_stats.inc(m_busy_cycles, static_cast<double>(stream));
   m_shadow_free = stream_start;
   m_stream_free = stream_start + m_clock.cycles(stream);
+  if (Timeline* t = Timeline::of(*this)) t->span("array", "weight tile", stream_start, m_stream_free);
   wait(stream_start - now);
   return m_stream_free + m_clock.cycles(m_timing.drain_cycles());
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "common/energy.hpp"
+#include "common/timeline.hpp"
 #include "common/op_descriptor.hpp"
 #include "dma/dma.hpp"
 #include "vector/vector_unit.hpp"
@@ -19,7 +20,9 @@ inline std::uint64_t run_vector_op(Dma& dma, VectorUnit& vector, BufferTraffic& 
   Dma::wait_for(a);
   traffic.write(BufferTraffic::input, static_cast<double>(operands * bytes * 8));
   traffic.read(BufferTraffic::input, static_cast<double>(operands * bytes * 8));
+  const sc_core::sc_time start = sc_core::sc_time_stamp();
   const std::uint64_t cycles = vector.run(op.op, op.rows, op.cols);
+  if (Timeline* t = Timeline::of(vector)) t->span("vector", op.name, start, sc_core::sc_time_stamp());
   traffic.write(BufferTraffic::output, static_cast<double>(bytes * 8));
   traffic.read(BufferTraffic::output, static_cast<double>(bytes * 8));
   dma.write(op.out_addr, bytes, nullptr);

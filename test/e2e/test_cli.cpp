@@ -153,9 +153,6 @@ TEST_CASE("Bad input: output directory that does not exist") {
 TEST_CASE("Bad input: operands larger than the DRAM") {
   rejects({"gemm", "--arch", "sa", "--m", "1", "--n", "16000000", "--k", "16000000"}, "more than the DRAM holds");
 }
-TEST_CASE("Commands whose model comes later say so and exit 2") {
-  rejects({"run", "--arch", "sa", "--model", "llama2-7b", "--trace", "t.json"}, "not built yet");
-}
 TEST_CASE("Bad input: a plot into a directory that does not exist, refused before any simulation") {
   rejects({"compare", "--model", "llama2-7b", "--plot", "no/dir/p.png"}, "--plot no/dir/p.png: directory 'no/dir'");
 }

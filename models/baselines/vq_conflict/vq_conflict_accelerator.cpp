@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "common/fp16.hpp"
 #include "common/sync.hpp"
+#include "common/timeline.hpp"
 
 namespace eva {
 
@@ -132,6 +133,8 @@ std::uint64_t VqConflictAccelerator::attention(const GemmDescriptor& op) {
   m_traffic.write(BufferTraffic::input, static_cast<double>((x_bytes + kv_bytes) * 8));
   m_traffic.read(BufferTraffic::input, static_cast<double>((x_bytes + kv_bytes) * 8));
   m_stats.inc(m_cycles, static_cast<double>(cycles));
+  if (Timeline* t = Timeline::of(*this))
+    t->span("lookup", "attention", sc_core::sc_time_stamp(), sc_core::sc_time_stamp() + m_clock.cycles(cycles));
   wait(m_clock.cycles(cycles));
   dma.write(op.out_addr, op.m * op.n * 2, nullptr);
   return cycles;
@@ -275,6 +278,9 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
     }
     m_stats.inc(m_cycles, static_cast<double>(cycles));
     total += cycles;
+    if (Timeline* t = Timeline::of(*this))
+      t->span("lookup", fmt::format("{} columns", fch.cols), sc_core::sc_time_stamp(),
+              sc_core::sc_time_stamp() + m_clock.cycles(cycles));
     wait(m_clock.cycles(cycles));
     slots.release();
   }

@@ -1,0 +1,116 @@
+// run --trace: a timeline of one forward pass in trace-event JSON.
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "run_eva_sim.hpp"
+
+using namespace eva::test;
+
+namespace {
+
+const char* const tiny_model = R"(name: tiny
+hidden: 512
+ffn: 1024
+layers: 2
+heads: 8
+kv_heads: 2
+head_dim: 64
+vocab: 1000
+)";
+
+struct Trace {
+  std::map<std::string, std::vector<std::pair<double, double>>> spans;  // track -> (start, end), us
+  std::map<std::string, int> open;                                      // interval track -> begins - ends
+  nlohmann::json metadata;
+};
+
+Trace read_trace(const nlohmann::json& j) {
+  Trace t;
+  std::map<int, std::string> names;
+  for (const auto& e : j["traceEvents"])
+    if (e["ph"] == "M" && e["name"] == "thread_name") names[e["tid"].get<int>()] = e["args"]["name"];
+  for (const auto& e : j["traceEvents"]) {
+    if (e["ph"] == "X") {
+      const double ts = e["ts"].get<double>();
+      t.spans[names.at(e["tid"].get<int>())].emplace_back(ts, ts + e["dur"].get<double>());
+    } else if (e["ph"] == "b") {
+      ++t.open[e["cat"].get<std::string>()];
+    } else if (e["ph"] == "e") {
+      --t.open[e["cat"].get<std::string>()];
+    }
+  }
+  t.metadata = j["metadata"];
+  return t;
+}
+
+// Spans of one track follow each other.
+bool disjoint(std::vector<std::pair<double, double>> s) {
+  std::sort(s.begin(), s.end());
+  for (std::size_t i = 1; i < s.size(); ++i)
+    if (s[i].first < s[i - 1].second - 1e-6) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("run --trace: every operation on the ops track, end to end as long as the report; unit tracks") {
+  Scratch dir;
+  dir.write("tiny.yaml", tiny_model);
+  for (const char* arch : {"eva", "sa"}) {
+    INFO(arch);
+    const Run r = eva_sim(dir, {"run", "--arch", arch, "--model", "tiny.yaml", "--trace", "t.json", "--json", "r.json",
+                                "--quiet"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto report = dir.json("r.json");
+    const Trace t = read_trace(dir.json("t.json"));
+    REQUIRE(t.spans.count("ops"));
+    const auto& ops = t.spans.at("ops");
+    CHECK(ops.size() == report["ops"].size());
+    double total = 0;
+    for (const auto& [start, end] : ops) total += end - start;
+    CHECK(total * 1e-6 == Approx(report["seconds"].get<double>()).epsilon(1e-9));
+    CHECK(std::max_element(ops.begin(), ops.end())->second * 1e-6 ==
+          Approx(report["seconds"].get<double>()).epsilon(1e-9));
+    CHECK(report["ops"][0]["name"] == "layer0.attn_norm");  // a traced run names its ops in full
+    CHECK(t.spans.count("array"));
+    CHECK(t.spans.count("vector"));
+    if (std::string(arch) == "eva") CHECK(t.spans.count("epilogue"));
+    for (const auto& [track, s] : t.spans) {
+      INFO(track);
+      CHECK(disjoint(s));
+    }
+    CHECK(t.open.at("dma read") == 0);
+    CHECK(t.open.at("dma write") == 0);
+    CHECK(t.metadata["dropped_spans"] == 0);
+  }
+}
+
+TEST_CASE("run --trace keeps at most sim.trace_max_spans unit spans, and every operation") {
+  Scratch dir;
+  dir.write("tiny.yaml", tiny_model);
+  const Run r = eva_sim(dir, {"run", "--arch", "sa", "--model", "tiny.yaml", "--trace", "t.json", "--set",
+                              "sim.trace_max_spans=20", "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const Trace t = read_trace(dir.json("t.json"));
+  CHECK(t.spans.at("ops").size() == 34);
+  CHECK(t.metadata["spans"] == 34 + 20);
+  CHECK(t.metadata["dropped_spans"].get<int>() > 0);
+}
+
+TEST_CASE("Bad input: --trace of an end-to-end run, or into a missing directory") {
+  Scratch dir;
+  Run r = eva_sim(dir, {"run", "--arch", "sa", "--model", "llama2-7b", "--phase", "e2e", "--trace", "t.json"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--trace: a timeline is of one forward pass") != std::string::npos);
+  r = eva_sim(dir, {"run", "--arch", "sa", "--model", "llama2-7b", "--trace", "no/dir/t.json"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--trace no/dir/t.json: directory 'no/dir'") != std::string::npos);
+  CHECK(dir.files().empty());
+}
