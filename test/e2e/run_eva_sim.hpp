@@ -31,4 +31,17 @@ class Scratch {
 
 Run eva_sim(const Scratch& dir, const std::vector<std::string>& args);
 
+// A two-layer model with grouped-query attention: fast to run in full.
+inline const char* const tiny_model = R"(name: tiny
+family: test
+description: a two-layer model for tests
+hidden: 512
+ffn: 1024
+layers: 2
+heads: 8
+kv_heads: 2
+head_dim: 64
+vocab: 1000
+)";
+
 }  // namespace eva::test

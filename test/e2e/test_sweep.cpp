@@ -67,8 +67,7 @@ TEST_CASE("sweep runs every point in parallel and writes each report and the sum
 
 TEST_CASE("sweep over compare: one row per architecture and point") {
   Scratch dir;
-  dir.write("tiny.yaml", "name: tiny\nhidden: 256\nffn: 512\nlayers: 1\nheads: 4\nkv_heads: 4\nhead_dim: 64\n"
-                         "vocab: 500\n");
+  dir.write("tiny.yaml", tiny_model);
   dir.write("c.yaml", "command: compare\noptions: {model: tiny.yaml, archs: \"eva,sa\"}\n"
                       "vary: {options: {batch: [1, 2]}}\n");
   const Run r = eva_sim(dir, {"sweep", "c.yaml", "--out", "out", "--quiet"});

@@ -13,16 +13,6 @@ using namespace eva::test;
 
 namespace {
 
-const char* const tiny_model = R"(name: tiny
-hidden: 512
-ffn: 1024
-layers: 2
-heads: 8
-kv_heads: 2
-head_dim: 64
-vocab: 1000
-)";
-
 struct Trace {
   std::map<std::string, std::vector<std::pair<double, double>>> spans;  // track -> (start, end), us
   std::map<std::string, int> open;                                      // interval track -> begins - ends

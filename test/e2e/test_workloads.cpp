@@ -10,18 +10,6 @@ using namespace eva::test;
 
 namespace {
 
-const char* const tiny_model = R"(name: tiny
-family: test
-description: a two-layer model for tests
-hidden: 512
-ffn: 1024
-layers: 2
-heads: 8
-kv_heads: 2
-head_dim: 64
-vocab: 1000
-)";
-
 const char* const tiny_trace = R"([{"input_length": 7, "output_length": 12},
  {"input_length": 3, "output_length": 30}])";
 
