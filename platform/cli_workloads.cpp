@@ -181,10 +181,13 @@ int cmd_e2e(const std::string& command, const std::vector<std::string>& args) {
   write_outputs(s, reports, true);
   std::cout << fmt::format("{} end to end over {} requests ({} DRAM, {}):\n", model.name, requests.size(),
                            archs.front().dram.preset, enum_name(archs.front().systolic.weight_load));
-  std::cout << fmt::format("{:<14} {:>16} {:>12} {:>16}\n", "arch", "mean_latency_s", "tokens/s", "mJ/token");
+  std::size_t width = 14;
+  for (const Report& r : reports) width = std::max(width, r.arch.size());
+  std::cout << fmt::format("{:<{}} {:>16} {:>12} {:>16}\n", "arch", width, "mean_latency_s", "tokens/s", "mJ/token");
   for (const Report& r : reports)
-    std::cout << fmt::format("{:<14} {:>16.4f} {:>12.2f} {:>16.4f}\n", r.arch, r.extra["mean_latency_s"].get<double>(),
-                             r.extra["tokens_per_s"].get<double>(), efficiency(r).energy_per_token_j * 1e3);
+    std::cout << fmt::format("{:<{}} {:>16.4f} {:>12.2f} {:>16.4f}\n", r.arch, width,
+                             r.extra["mean_latency_s"].get<double>(), r.extra["tokens_per_s"].get<double>(),
+                             efficiency(r).energy_per_token_j * 1e3);
   std::cout << comparison_table(reports, ratio_baselines);
   return 0;
 }
