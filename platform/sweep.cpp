@@ -38,6 +38,10 @@ struct Reader {
   [[noreturn]] void fail(const YAML::Node& n, const std::string& what) const {
     throw InputError(fmt::format("{}: {}", at(n), what));
   }
+  std::string key_of(const YAML::Node& k) const {
+    if (!k.IsScalar()) fail(k, "expected a name as the key");
+    return k.Scalar();
+  }
   std::string scalar(const YAML::Node& n, const std::string& key) const {
     if (!n.IsScalar() || n.Scalar().empty()) fail(n, fmt::format("{}: expected a value", key));
     return n.Scalar();
@@ -47,7 +51,7 @@ struct Reader {
     if (!n.IsMap()) fail(n, fmt::format("{}: expected a mapping of names to values", key));
     std::vector<std::pair<std::string, std::string>> out;
     for (const auto& kv : n) {
-      const std::string name = kv.first.as<std::string>();
+      const std::string name = key_of(kv.first);
       out.emplace_back(name, scalar(kv.second, key + "." + name));
     }
     return out;
@@ -58,7 +62,7 @@ struct Reader {
     for (const auto& kv : n) {
       SweepAxis a;
       a.is_set = is_set;
-      a.key = kv.first.as<std::string>();
+      a.key = key_of(kv.first);
       const std::string where = key + "." + a.key;
       if (!kv.second.IsSequence() || kv.second.size() == 0)
         fail(kv.second, fmt::format("{}: expected a non-empty list of values", where));
@@ -166,7 +170,7 @@ SweepPlan load_sweep(const std::string& path) {
   YAML::Node vary;
   bool has_vary = false;
   for (const auto& kv : root) {
-    const std::string key = kv.first.as<std::string>();
+    const std::string key = r.key_of(kv.first);
     if (key == "command") {
       plan.command = r.scalar(kv.second, key);
       if (!sweepable.count(plan.command))
@@ -188,7 +192,7 @@ SweepPlan load_sweep(const std::string& path) {
   if (!has_vary) r.fail(root, "vary: missing (the values to sweep, under vary.set or vary.options)");
   if (!vary.IsMap()) r.fail(vary, "vary: expected a mapping with set and/or options");
   for (const auto& kv : vary) {
-    const std::string key = kv.first.as<std::string>();
+    const std::string key = r.key_of(kv.first);
     if (key == "set") {
       r.axes(kv.second, "vary.set", true, plan.axes);
     } else if (key == "options") {

@@ -106,6 +106,8 @@ TEST_CASE("Bad sweep files name the line and what is wrong") {
   CHECK(error_of("command: gemm\nvary: {}\n").find("vary: nothing to sweep") != std::string::npos);
   CHECK(error_of("command: [gemm\n").find("malformed YAML") != std::string::npos);
   CHECK(error_of("- a\n").find("expected a mapping") != std::string::npos);
+  CHECK(error_of("command: gemm\n? [a, b]\n: 1\nvary: {set: {a: [1]}}\n").find(":2: expected a name as the key") !=
+        std::string::npos);
   std::string many = "command: gemm\nvary:\n  set:\n";
   for (int a = 0; a < 6; ++a) many += "    k" + std::to_string(a) + ": [1, 2, 3, 4, 5, 6, 7]\n";
   CHECK(error_of(many).find("more than 100000 points") != std::string::npos);
