@@ -1,6 +1,7 @@
 // Whole-model runs on the platform: composing per-signature costs against
 // simulating every operation, MoE traffic, batching. One elaboration per case.
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -121,4 +122,26 @@ TEST_CASE("Batching amortises weight traffic: bytes per token fall as 1 / batch"
     CHECK(per_token[i] < per_token[0] / static_cast<double>(batches[i]) * 1.3);
     CHECK(per_token[i] < per_token[i - 1]);
   }
+}
+
+TEST_CASE("Every built-in model's prefill, decode and batched decode is accepted by every built-in architecture") {
+  // Queuing runs each accelerator's checks on every operation (shapes, formats,
+  // modes); simulating them all is a manual loop (closing note of issue 6).
+  std::vector<ArchConfig> archs;
+  for (const std::string& name : builtin_arch_names()) archs.push_back(arch(name));
+  Runner runner(archs);
+  for (const std::string& name : builtin_model_names()) {
+    INFO(name);
+    const ModelConfig m = load_model(name);
+    for (const auto& [phase, batch, len] : {std::tuple{Phase::prefill, 1, 300}, std::tuple{Phase::decode, 1, 2048},
+                                            std::tuple{Phase::decode, 16, 512}}) {
+      WorkloadRequest q;
+      q.phase = phase;
+      q.batch = static_cast<std::uint64_t>(batch);
+      q.seq_len = static_cast<std::uint64_t>(len);
+      CHECK_NOTHROW(runner.add(compile_workload(m, q)));
+    }
+  }
+  CHECK(archs.size() >= 9);
+  CHECK(builtin_model_names().size() == 11);
 }
