@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <iostream>
+#include <thread>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -73,6 +74,16 @@ void check_output(const std::optional<std::string>& path, const char* option) {
   const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path->substr(0, slash));
   if (::access(dir.c_str(), W_OK) != 0)
     throw InputError(fmt::format("{} {}: directory '{}' does not exist or is not writable", option, *path, dir));
+}
+
+void add_jobs_option(po::options_description& d) {
+  d.add_options()("jobs,j", po::value<std::string>(),
+                  "processes that share the architectures' simulations (default: the cores)");
+}
+
+unsigned jobs_from(const po::variables_map& vm) {
+  if (vm.count("jobs")) return static_cast<unsigned>(positive("--jobs", vm["jobs"].as<std::string>(), 1024));
+  return std::max(1u, std::thread::hardware_concurrency());
 }
 
 void check_outputs(SimOptions& s) {

@@ -41,6 +41,9 @@ std::uint64_t positive(const std::string& option, const std::string& text, std::
 // Refuses an output path whose directory cannot be written, before any
 // simulation runs.
 void check_output(const std::optional<std::string>& path, const char* option);
+// -j/--jobs: processes a multi-architecture run may use (default: the cores).
+void add_jobs_option(po::options_description& d);
+unsigned jobs_from(const po::variables_map& vm);
 // Checks --json, --csv and --plot before anything runs (and finds the Python
 // that draws the plot).
 void check_outputs(SimOptions& s);

@@ -148,7 +148,9 @@ int cmd_compare(const std::string& command, const std::vector<std::string>& args
   d.add_options()("model", po::value<std::string>(), "model")(
       "archs", po::value<std::string>()->default_value(default_archs), "a,b,...")(
       "plot", po::value<std::string>(), "draw latency, energy per token and ratios as a PNG (matplotlib)");
-  const auto [vm, s, w] = parse_workload_command(command, args, d);
+  add_jobs_option(d);
+  auto [vm, s, w] = parse_workload_command(command, args, d);
+  w.options.jobs = jobs_from(vm);
   const std::vector<ArchConfig> archs = archs_from(vm["archs"].as<std::string>(), s);
   const ModelConfig model = load_model(required(vm, command, "model"));
   std::vector<Report> reports = run_workload(archs, model, w);
@@ -168,11 +170,13 @@ int cmd_e2e(const std::string& command, const std::vector<std::string>& args) {
       "plot", po::value<std::string>(), "draw latency, energy per token and ratios as a PNG (matplotlib)");
   add_e2e_options(d);
   add_sim_options(d);
+  add_jobs_option(d);
   const auto vm = parse(command, args, d);
   SimOptions s = sim_options(vm);
   check_outputs(s);
   StudyOptions options;
   options.quiet = s.quiet;
+  options.jobs = jobs_from(vm);
   const std::vector<Request> requests = e2e_requests(vm, options);
   const std::vector<ArchConfig> archs = archs_from(vm["archs"].as<std::string>(), s);
   const ModelConfig model = load_model(required(vm, command, "model"));
@@ -197,6 +201,7 @@ int cmd_validate(const std::string& command, const std::vector<std::string>& arg
   d.add_options()("json", po::value<std::string>(), "write the checks as JSON")(
       "realistic-dram", po::value<std::string>()->default_value("lpddr5-6400"),
       "DRAM preset of the realistic setting")("quiet", po::bool_switch(), "no progress on stderr");
+  add_jobs_option(d);
   const auto vm = parse(command, args, d);
   std::optional<std::string> json;
   if (vm.count("json")) json = vm["json"].as<std::string>();
@@ -204,6 +209,7 @@ int cmd_validate(const std::string& command, const std::vector<std::string>& arg
   ValidateOptions o;
   o.quiet = vm["quiet"].as<bool>();
   o.realistic_dram = vm["realistic-dram"].as<std::string>();
+  o.jobs = jobs_from(vm);
   std::string table;
   const nlohmann::json checks = validate(o, table);
   if (json) write_file_atomic(*json, checks.dump(2) + "\n");

@@ -57,6 +57,8 @@ class Platform : public sc_core::sc_module {
   // Called after each operation completes (progress reporting).
   void on_op_done(std::function<void()> f) { m_on_op_done = std::move(f); }
   std::size_t queued_ops() const { return m_ops.size(); }
+  // Forgets the queued ops (before sc_start): another process simulates them.
+  void drop_ops() { m_ops.clear(); }
 
  private:
   void driver();

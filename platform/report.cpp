@@ -67,6 +67,59 @@ nlohmann::json to_json(const Report& r) {
   return j;
 }
 
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(OpReport, name, m, n, k, count, cycles, compute_cycles, dram_bytes_read,
+                                   dram_bytes_written, seconds, energy_j, energy_breakdown_j, work_ops)
+
+nlohmann::json report_state(const Report& r) {
+  return {{"arch", r.arch},
+          {"model", r.model},
+          {"phase", r.phase},
+          {"cycles", r.cycles},
+          {"seconds", r.seconds},
+          {"energy_j", r.energy_j ? nlohmann::json(*r.energy_j) : nlohmann::json(nullptr)},
+          {"energy_breakdown_j", r.energy_breakdown_j},
+          {"area_mm2", r.area_mm2},
+          {"area_breakdown_mm2", r.area_breakdown_mm2},
+          {"work_ops", r.work_ops},
+          {"tokens", r.tokens},
+          {"dram_bytes_read", r.dram_bytes_read},
+          {"dram_bytes_written", r.dram_bytes_written},
+          {"dram_bw_utilization", r.dram_bw_utilization},
+          {"sram_bank_conflict_cycles", r.sram_bank_conflict_cycles},
+          {"ops", r.ops},
+          {"sim_wall_s", r.sim_wall_s},
+          {"config", r.config},
+          {"stats", r.stats},
+          {"functional", r.functional},
+          {"extra", r.extra}};
+}
+
+Report report_from_state(const nlohmann::json& j) {
+  Report r;
+  j.at("arch").get_to(r.arch);
+  j.at("model").get_to(r.model);
+  j.at("phase").get_to(r.phase);
+  j.at("cycles").get_to(r.cycles);
+  j.at("seconds").get_to(r.seconds);
+  if (!j.at("energy_j").is_null()) r.energy_j = j.at("energy_j").get<double>();
+  j.at("energy_breakdown_j").get_to(r.energy_breakdown_j);
+  j.at("area_mm2").get_to(r.area_mm2);
+  j.at("area_breakdown_mm2").get_to(r.area_breakdown_mm2);
+  j.at("work_ops").get_to(r.work_ops);
+  j.at("tokens").get_to(r.tokens);
+  j.at("dram_bytes_read").get_to(r.dram_bytes_read);
+  j.at("dram_bytes_written").get_to(r.dram_bytes_written);
+  j.at("dram_bw_utilization").get_to(r.dram_bw_utilization);
+  j.at("sram_bank_conflict_cycles").get_to(r.sram_bank_conflict_cycles);
+  j.at("ops").get_to(r.ops);
+  j.at("sim_wall_s").get_to(r.sim_wall_s);
+  r.config = j.at("config");
+  r.stats = j.at("stats");
+  r.functional = j.at("functional");
+  r.extra = j.at("extra");
+  return r;
+}
+
 namespace {
 
 std::string csv_field(const std::string& s) {

@@ -56,6 +56,10 @@ struct Efficiency {
 Efficiency efficiency(const Report& r);
 
 nlohmann::json to_json(const Report& r);
+// Every field of a report, exactly (doubles round-trip), and back: how a
+// report crosses from one process to another (Runner::run_all with jobs).
+nlohmann::json report_state(const Report& r);
+Report report_from_state(const nlohmann::json& j);
 // One CSV row per report, the scalar keys as columns.
 std::string to_csv(const std::vector<Report>& reports);
 

@@ -1,12 +1,23 @@
 #include "runner.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <numeric>
+#include <optional>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "address_allocator.hpp"
 #include "common/error.hpp"
 #include "platform.hpp"
+#include "process.hpp"
 #include "progress.hpp"
 
 namespace eva {
@@ -98,20 +109,111 @@ std::size_t Runner::add(const Workload& w) {
   return m_workloads.size() - 1;
 }
 
-void Runner::run_all(const std::vector<Runner*>& runners, bool quiet) {
+void Runner::run_all(const std::vector<Runner*>& runners, bool quiet, unsigned jobs) {
   const auto wall0 = std::chrono::steady_clock::now();
-  std::uint64_t total = 0;
+  std::vector<Platform*> all;
   for (Runner* r : runners)
-    for (const auto& p : r->m_platforms) total += p->queued_ops();
-  Progress progress("simulating", total, quiet);
-  for (Runner* r : runners)
-    for (const auto& p : r->m_platforms) p->on_op_done([&progress] { progress.step(); });
-  sc_core::sc_start();
-  progress.finish();
+    for (const auto& p : r->m_platforms) all.push_back(p.get());
+  jobs = std::max(1u, std::min(jobs, static_cast<unsigned>(all.size())));
+  // Which process simulates each platform: the most ops first, each to the
+  // least loaded process.
+  std::vector<unsigned> owner(all.size(), 0);
+  {
+    std::vector<std::size_t> order(all.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return all[a]->queued_ops() > all[b]->queued_ops(); });
+    std::vector<std::uint64_t> load(jobs, 0);
+    for (const std::size_t i : order) {
+      const auto g = static_cast<unsigned>(std::min_element(load.begin(), load.end()) - load.begin());
+      owner[i] = g;
+      load[g] += all[i]->queued_ops() + 1;
+    }
+  }
+  struct Child {
+    pid_t pid;
+    std::string path;
+  };
+  std::vector<Child> children;
+  const auto simulate_share = [&](unsigned g, bool show_progress) {
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (owner[i] != g) all[i]->drop_ops();
+      total += all[i]->queued_ops();
+    }
+    Progress progress(jobs > 1 ? fmt::format("simulating ({} processes)", jobs) : std::string("simulating"), total,
+                      !show_progress);
+    for (Platform* p : all) p->on_op_done([&progress] { progress.step(); });
+    sc_core::sc_start();
+    progress.finish();
+  };
+  if (jobs > 1) {
+    std::cout.flush();
+    std::fflush(nullptr);
+    for (unsigned g = 1; g < jobs; ++g) {
+      std::string path = (std::filesystem::temp_directory_path() / "eva-sim-share-XXXXXX").string();
+      const int fd = ::mkstemp(path.data());
+      if (fd < 0) throw std::runtime_error("run: cannot create a temporary file");
+      ::close(fd);
+      const pid_t pid = ::fork();
+      if (pid < 0) throw std::runtime_error("run: cannot fork");
+      if (pid == 0) {  // a share of the platforms; reports go back through the file
+        nlohmann::json out;
+        int code = 0;
+        try {
+          simulate_share(g, false);
+          for (std::size_t i = 0; i < all.size(); ++i)
+            if (owner[i] == g) out["reports"][std::to_string(i)] = report_state(all[i]->report());
+        } catch (const InputError& e) {
+          out = {{"error", e.what()}, {"input", true}};
+          code = 2;
+        } catch (const std::exception& e) {
+          out = {{"error", e.what()}, {"input", false}};
+          code = 1;
+        }
+        std::ofstream(path) << out.dump();
+        std::_Exit(code);
+      }
+      children.push_back({pid, path});
+    }
+  }
+  std::vector<Report> reports(all.size());
+  std::optional<std::string> failure;
+  bool input_failure = false;
+  try {
+    simulate_share(0, !quiet);
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (owner[i] == 0) reports[i] = all[i]->report();
+  } catch (...) {
+    for (const Child& c : children) {
+      wait_process(c.pid);
+      std::remove(c.path.c_str());
+    }
+    throw;
+  }
+  for (const Child& c : children) {
+    const int status = wait_process(c.pid).second;
+    std::ifstream in(c.path);
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    std::remove(c.path.c_str());
+    if (!failure && (j.is_discarded() || j.contains("error") || status != 0)) {
+      failure = j.is_object() && j.contains("error") ? j["error"].get<std::string>()
+                                                      : fmt::format("a simulating process ended with status {}", status);
+      input_failure = j.is_object() && j.value("input", false);
+      continue;
+    }
+    if (!failure)
+      for (const auto& [index, state] : j["reports"].items()) reports[std::stoul(index)] = report_from_state(state);
+  }
+  if (failure) {
+    if (input_failure) throw InputError(*failure);
+    throw std::runtime_error(*failure);
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  std::size_t i = 0;
   for (Runner* r : runners) {
     r->m_wall_s = wall;
-    for (const auto& p : r->m_platforms) r->m_results.push_back(p->report());
+    for (std::size_t a = 0; a < r->m_platforms.size(); ++a) r->m_results.push_back(std::move(reports[i++]));
   }
 }
 

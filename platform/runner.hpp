@@ -33,9 +33,12 @@ class Runner {
   // cannot run on an architecture. Returns the workload's handle.
   std::size_t add(const Workload& w);
   // Simulates everything queued, with a progress bar unless `quiet`: the
-  // kernel runs every platform of every runner built so far.
-  void run(bool quiet = true) { run_all({this}, quiet); }
-  static void run_all(const std::vector<Runner*>& runners, bool quiet);
+  // kernel runs every platform of every runner built so far. With `jobs` > 1
+  // the platforms are shared out among that many processes (this one and
+  // forked copies of it, each simulating its share after elaboration); the
+  // results are the same, as platforms never interact.
+  void run(bool quiet = true, unsigned jobs = 1) { run_all({this}, quiet, jobs); }
+  static void run_all(const std::vector<Runner*>& runners, bool quiet, unsigned jobs = 1);
   // The report of workload `w` (a handle from add) on architecture `arch`.
   // `with_ops`: list every operation, with the settings and module
   // statistics (false: the totals only, for compositions of many workloads).

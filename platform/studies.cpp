@@ -16,7 +16,7 @@ std::vector<Report> run_model(const std::vector<ArchConfig>& archs, const ModelC
   Runner runner(archs, options.direct || options.trace);
   const std::size_t id = runner.add(w);
   if (options.trace) runner.enable_timelines();
-  runner.run(options.quiet);
+  runner.run(options.quiet, options.jobs);
   if (options.trace) write_file_atomic(*options.trace, runner.trace_json());
   std::vector<Report> out;
   for (std::size_t a = 0; a < archs.size(); ++a) {
@@ -151,7 +151,7 @@ std::vector<Report> run_e2e(const std::vector<ArchConfig>& archs, const ModelCon
                             const std::vector<Request>& requests, const StudyOptions& options) {
   Runner runner(archs, false);
   const E2ePlan plan = plan_e2e(runner, model, requests, options.kv_grid);
-  runner.run(options.quiet);
+  runner.run(options.quiet, options.jobs);
   std::vector<Report> out = finish_e2e(runner, plan);
   for (Report& r : out) r.extra["kv_grid"] = options.kv_grid;
   return out;

@@ -19,6 +19,7 @@ namespace eva {
 struct StudyOptions {
   bool direct = false;  // simulate every operation instead of composing signatures
   bool quiet = true;    // no progress bar
+  unsigned jobs = 1;    // processes that share the platforms (Runner::run_all)
   // End to end: decode steps are simulated at KV lengths on a grid of this
   // step (and at 1) and interpolated linearly between grid points (exact on
   // them). A decode step's cost is affine in its KV length but for the edge

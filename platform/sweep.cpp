@@ -136,6 +136,11 @@ std::vector<std::string> SweepPlan::values(std::uint64_t i) const {
 std::vector<std::string> SweepPlan::arguments(std::uint64_t i) const {
   const std::vector<std::string> v = values(i);
   std::vector<std::string> args = {command};
+  // The sweep runs points side by side: one process each unless told otherwise.
+  const bool shares = command == "compare" || command == "e2e";
+  const bool jobs_given = std::any_of(options.begin(), options.end(), [](const auto& o) { return o.first == "jobs"; }) ||
+                          std::any_of(axes.begin(), axes.end(), [](const SweepAxis& a) { return !a.is_set && a.key == "jobs"; });
+  if (shares && !jobs_given) args.insert(args.end(), {"--jobs", "1"});
   for (const auto& [name, value] : options) add_option(args, name, value);
   for (std::size_t a = 0; a < axes.size(); ++a)
     if (!axes[a].is_set) add_option(args, axes[a].key, v[a]);

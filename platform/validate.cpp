@@ -81,7 +81,7 @@ nlohmann::json validate(const ValidateOptions& o, std::string& table) {
   }
   std::vector<Runner*> all;
   for (auto& r : runners) all.push_back(r.get());
-  Runner::run_all(all, o.quiet);
+  Runner::run_all(all, o.quiet, o.jobs);
 
   nlohmann::json checks = nlohmann::json::array();
   const auto check = [&](const std::string& name, const Setting& s, double paper, double ours,

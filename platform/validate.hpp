@@ -11,6 +11,7 @@ namespace eva {
 struct ValidateOptions {
   bool quiet = true;
   std::string realistic_dram = "lpddr5-6400";
+  unsigned jobs = 1;  // processes that share the platforms (Runner::run_all)
 };
 
 // {"checks": [{"name", "paper", "ours", "ratio", ...}]} and a printable table.

@@ -1,5 +1,6 @@
 // eva-sim sweep: points run as separate processes, in parallel, with their
 // summary; a bad point leaves nothing behind.
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -75,6 +76,9 @@ TEST_CASE("sweep over compare: one row per architecture and point") {
   REQUIRE(r.exit_code == 0);
   const std::string csv = slurp(dir.path("out/sweep.csv"));
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);  // header + 2 points x 2 archs
+  // Points run side by side, so each compare runs in one process.
+  const auto arguments = dir.json("out/sweep.json")["points"][0]["arguments"];
+  CHECK(std::find(arguments.begin(), arguments.end(), "--jobs") != arguments.end());
 }
 
 TEST_CASE("Bad input: a sweep point the command refuses, and nothing is written") {

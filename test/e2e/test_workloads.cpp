@@ -126,3 +126,26 @@ TEST_CASE("Bad input to the whole-model commands exits 2 and writes nothing") {
   expect_2({"e2e", "--model", model, "--dataset", dir.path("trace.json"), "--requests", "3"}, "--requests");
   expect_2({"e2e", "--model", model, "--dataset", "no-such-set"}, "no-such-set");
 }
+
+TEST_CASE("compare and e2e with -j 2 (platforms shared among processes) give the same reports as -j 1") {
+  Scratch dir;
+  with_inputs(dir);
+  const std::vector<std::vector<std::string>> commands = {
+      {"compare", "--model", "tiny.yaml", "--archs", "sa,figlut,eva", "--dram", "lpddr5-6400"},
+      {"e2e", "--model", "tiny.yaml", "--dataset", "trace.json", "--archs", "eva,sa,figna"}};
+  for (const auto& command : commands) {
+    INFO(command.front());
+    auto one = command, two = command;
+    one.insert(one.end(), {"-j", "1", "--json", "one.json", "--quiet"});
+    two.insert(two.end(), {"-j", "2", "--json", "two.json", "--quiet"});
+    const Run r1 = eva_sim(dir, one), r2 = eva_sim(dir, two);
+    INFO(r1.err << r2.err);
+    REQUIRE(r1.exit_code == 0);
+    REQUIRE(r2.exit_code == 0);
+    auto a = dir.json("one.json"), b = dir.json("two.json");
+    REQUIRE(a["results"].size() == 3);
+    for (auto* j : {&a, &b})
+      for (auto& r : (*j)["results"]) r.erase("sim_wall_s");
+    CHECK(a == b);
+  }
+}

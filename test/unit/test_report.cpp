@@ -63,3 +63,49 @@ TEST_CASE("Files are written whole, and a bad path leaves nothing behind") {
   std::remove(path.c_str());
   CHECK_THROWS(write_file_atomic("/no/such/dir/r.json", "{}"));
 }
+
+TEST_CASE("A report's state round-trips exactly: every field, doubles to the bit") {
+  Report r;
+  r.arch = "eva";
+  r.model = "llama2-7b";
+  r.phase = "decode";
+  r.cycles = 123456789012ull;
+  r.seconds = 0.1 + 0.2;  // not representable exactly: the round trip must keep every bit
+  r.energy_j = 1.0 / 3.0;
+  r.energy_breakdown_j = {{"array", 2.0 / 7.0}, {"dram", 1e-17}};
+  r.area_mm2 = 1.376;
+  r.area_breakdown_mm2 = {{"array", 0.48}};
+  r.work_ops = 6.7e12;
+  r.tokens = 3;
+  r.dram_bytes_read = 1ull << 40;
+  r.dram_bytes_written = 7;
+  r.dram_bw_utilization = 0.963;
+  r.sram_bank_conflict_cycles = 11;
+  OpReport o;
+  o.name = "layer0.q_proj";
+  o.m = 1;
+  o.n = 4096;
+  o.k = 4096;
+  o.count = 2;
+  o.cycles = 34134;
+  o.compute_cycles = 30000;
+  o.dram_bytes_read = 4210688;
+  o.dram_bytes_written = 8192;
+  o.seconds = 6.8268e-05;
+  o.energy_j = 0.000694486;
+  o.energy_breakdown_j = {{"epilogue", 1e-6}};
+  o.work_ops = 33554432.0;
+  r.ops = {o, o};
+  r.sim_wall_s = 0.5;
+  r.config = {{"clock_mhz", 500.0}};
+  r.stats = {{"dma", {{"bursts", {{"value", 3.0}}}}}};
+  r.extra = {{"batch", 1}};
+  const nlohmann::json state = report_state(r);
+  const Report back = report_from_state(nlohmann::json::parse(state.dump()));
+  CHECK(report_state(back) == state);
+  CHECK(back.seconds == r.seconds);
+  CHECK(*back.energy_j == *r.energy_j);
+  CHECK(back.ops[1].energy_breakdown_j.at("epilogue") == 1e-6);
+  Report no_energy;
+  CHECK(!report_from_state(report_state(no_energy)).energy_j);
+}
