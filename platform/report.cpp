@@ -23,50 +23,6 @@ Efficiency efficiency(const Report& r) {
   return e;
 }
 
-nlohmann::json to_json(const Report& r) {
-  nlohmann::json ops = nlohmann::json::array();
-  for (const auto& o : r.ops)
-    ops.push_back({{"name", o.name},
-                   {"m", o.m},
-                   {"n", o.n},
-                   {"k", o.k},
-                   {"count", o.count},
-                   {"cycles", o.cycles},
-                   {"energy_j", o.energy_j},
-                   {"compute_cycles", o.compute_cycles},
-                   {"dram_bytes_read", o.dram_bytes_read},
-                   {"dram_bytes_written", o.dram_bytes_written}});
-  nlohmann::json j = {{"arch", r.arch},
-                      {"model", r.model},
-                      {"phase", r.phase},
-                      {"cycles", r.cycles},
-                      {"seconds", r.seconds},
-                      {"energy_j", r.energy_j ? nlohmann::json(*r.energy_j) : nlohmann::json(nullptr)},
-                      {"energy_breakdown_j", r.energy_breakdown_j},
-                      {"area_mm2", r.area_mm2},
-                      {"area_breakdown_mm2", r.area_breakdown_mm2},
-                      {"work_ops", r.work_ops},
-                      {"tokens", r.tokens},
-                      {"dram_bytes_read", r.dram_bytes_read},
-                      {"dram_bytes_written", r.dram_bytes_written},
-                      {"dram_bw_utilization", r.dram_bw_utilization},
-                      {"sram_bank_conflict_cycles", r.sram_bank_conflict_cycles},
-                      {"ops", ops},
-                      {"sim_wall_s", r.sim_wall_s},
-                      {"config", r.config},
-                      {"stats", r.stats}};
-  const Efficiency e = efficiency(r);
-  j["gops"] = e.gops;
-  j["gops_per_w"] = e.gops_per_w;
-  j["gops_per_mm2"] = e.gops_per_mm2;
-  j["energy_per_op_pj"] = e.energy_per_op_pj;
-  j["energy_per_token_j"] = e.energy_per_token_j;
-  if (!r.functional.is_null()) j["functional"] = r.functional;
-  if (r.extra.is_object())
-    for (const auto& [key, value] : r.extra.items()) j[key] = value;
-  return j;
-}
-
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(OpReport, name, m, n, k, count, cycles, compute_cycles, dram_bytes_read,
                                    dram_bytes_written, seconds, energy_j, energy_breakdown_j, work_ops)
 
@@ -118,6 +74,23 @@ Report report_from_state(const nlohmann::json& j) {
   r.functional = j.at("functional");
   r.extra = j.at("extra");
   return r;
+}
+
+nlohmann::json to_json(const Report& r) {
+  // Every field (ops with their time, energy breakdown and work), the
+  // derived figures, and the command's extra keys at the top level.
+  nlohmann::json j = report_state(r);
+  j.erase("extra");
+  if (r.functional.is_null()) j.erase("functional");
+  const Efficiency e = efficiency(r);
+  j["gops"] = e.gops;
+  j["gops_per_w"] = e.gops_per_w;
+  j["gops_per_mm2"] = e.gops_per_mm2;
+  j["energy_per_op_pj"] = e.energy_per_op_pj;
+  j["energy_per_token_j"] = e.energy_per_token_j;
+  if (r.extra.is_object())
+    for (const auto& [key, value] : r.extra.items()) j[key] = value;
+  return j;
 }
 
 namespace {
