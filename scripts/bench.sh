@@ -10,6 +10,8 @@
 #    process start-up included).
 # 4. EVA: one LLaMA-2-7B decoder layer's seven FC layers in timing mode, and a
 #    4096 x 4096 layer in functional mode: simulation wall-clock seconds.
+# 5. Whole-model compare and the Dolly e2e, the latter in one process and in
+#    one per core (-j).
 # Usage: scripts/bench.sh [path/to/eva-sim]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -90,6 +92,8 @@ echo "|---|---|"
 start=$(date +%s.%N)
 "$eva" compare --model llama2-7b --phase decode --quiet >/dev/null
 echo "| compare, LLaMA-2-7B decode, 6 archs | $(python3 -c "print(f'{$(date +%s.%N) - $start:.1f}')") |"
-start=$(date +%s.%N)
-"$eva" e2e --model llama2-7b --archs eva,figlut,sa --quiet >/dev/null
-echo "| e2e, LLaMA-2-7B, Dolly (709 requests), eva figlut sa | $(python3 -c "print(f'{$(date +%s.%N) - $start:.1f}')") |"
+for jobs in 1 "$(nproc)"; do
+  start=$(date +%s.%N)
+  "$eva" e2e --model llama2-7b --archs eva,figlut,sa --quiet -j "$jobs" >/dev/null
+  echo "| e2e, LLaMA-2-7B, Dolly (709 requests), eva figlut sa, -j $jobs | $(python3 -c "print(f'{$(date +%s.%N) - $start:.1f}')") |"
+done
