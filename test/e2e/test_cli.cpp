@@ -51,7 +51,7 @@ TEST_CASE("list models, dram and datasets") {
   CHECK(eva_sim(dir, {"list", "nothing"}).exit_code == 2);
 }
 
-TEST_CASE("help exits 0; a command's --help lists that command's options") {
+TEST_CASE("help exits 0 and a command's --help lists that command's options") {
   Scratch dir;
   CHECK(eva_sim(dir, {"--help"}).exit_code == 0);
   const Run gemm_help = eva_sim(dir, {"gemm", "--help"});

@@ -48,7 +48,7 @@ bool disjoint(std::vector<std::pair<double, double>> s) {
 
 }  // namespace
 
-TEST_CASE("run --trace: every operation on the ops track, end to end as long as the report; unit tracks") {
+TEST_CASE("run --trace: every operation on the ops track, end to end as long as the report, and unit tracks") {
   Scratch dir;
   dir.write("tiny.yaml", tiny_model);
   for (const char* arch : {"eva", "sa"}) {

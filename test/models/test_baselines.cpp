@@ -65,7 +65,7 @@ TEST_CASE("ant A8W8 functional: 8-bit ANT is int, decoded in the PEs") {
   within_half_output_step(r, 8);
 }
 
-TEST_CASE("ant A4W4 functional: heavy-tailed weights take a non-int type; PE sums exact") {
+TEST_CASE("ant A4W4 functional: heavy-tailed weights take a non-int type and the PE sums are exact") {
   const Report r = functional(arch("ant", {"formats.act_bits=4", "formats.weight_bits=4"}), GemmShape{4, 96, 256});
   const std::string format = r.functional["format"].get<std::string>();
   INFO(format);

@@ -100,7 +100,7 @@ TEST_CASE("FIGNA: the pre-alignment worked example of 2.1", "[figna]") {
   CHECK(exact_dot(a, w) == 16.3125);
 }
 
-TEST_CASE("FIGNA: alignment truncates the magnitude; guard bits keep it", "[figna]") {
+TEST_CASE("FIGNA: alignment truncates the magnitude and guard bits keep it", "[figna]") {
   const float small = std::ldexp(1.0009765625f, -5);  // S = 1025, E = -5
   const std::vector<half_bits> a = to_half({2.0f, small, -small});
   const AlignedBlock g0 = align_block(a.data(), a.size(), 0);

@@ -1,6 +1,9 @@
 // Sweep files: parsing, the order of points, the arguments each point gets,
 // and the summary rows and CSV. No processes are started here.
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
 #include <fstream>
 #include <string>
 
@@ -13,9 +16,27 @@ using namespace eva;
 
 namespace {
 
+// This process's own directory: ctest runs test cases in parallel, each in its
+// own process, from the same working directory.
+struct ScratchDir {
+  std::string path;
+  ScratchDir() : path((std::filesystem::temp_directory_path() / "eva-sweep-test-XXXXXX").string()) {
+    if (!mkdtemp(path.data())) throw std::runtime_error("mkdtemp failed");
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+
+const std::string& scratch_dir() {
+  static const ScratchDir dir;
+  return dir.path;
+}
+
 // Writes `text` to a temporary file and loads it as a sweep.
 SweepPlan load_text(const std::string& text) {
-  const std::string path = "test_sweep_input.yaml";
+  const std::string path = scratch_dir() + "/test_sweep_input.yaml";
   std::ofstream(path) << text;
   try {
     SweepPlan p = load_sweep(path);
@@ -31,7 +52,10 @@ std::string error_of(const std::string& text) {
   try {
     load_text(text);
   } catch (const InputError& e) {
-    return e.what();
+    std::string message = e.what();  // the file as a reader sees it, without this process's directory
+    if (const auto at = message.find(scratch_dir() + "/"); at != std::string::npos)
+      message.erase(at, scratch_dir().size() + 1);
+    return message;
   }
   return "no error";
 }
@@ -56,7 +80,7 @@ TEST_CASE("A sweep's points are the cross product, the last axis fastest") {
   CHECK(p.describe(3) == "dram.bandwidth_gbps=64 arch2=b");
 }
 
-TEST_CASE("A point's arguments: fixed options, swept options, then the --set overrides; true is a switch") {
+TEST_CASE("A point's arguments: fixed options, swept options, then the --set overrides, with true as a switch") {
   const SweepPlan p = load_text(two_axes);
   const std::vector<std::string> expected = {"gemm",  "--arch",     "sa",
                                              "--m",   "1",          "--n",
@@ -67,7 +91,7 @@ TEST_CASE("A point's arguments: fixed options, swept options, then the --set ove
   CHECK(p.arguments(5) == expected);
 }
 
-TEST_CASE("Sweep rows: the swept values, typed, then each result's scalar keys; CSV columns in order") {
+TEST_CASE("Sweep rows: the swept values, typed, then each result's scalar keys, as CSV columns in that order") {
   const SweepPlan p = load_text(two_axes);
   const nlohmann::json report = {
       {"results", {{{"arch", "eva"}, {"seconds", 0.5}, {"ops", nlohmann::json::array()}},

@@ -51,7 +51,7 @@ TEST_CASE("LLaMA-2-7B decode: every layer's FCs, attention over the KV cache, ve
   CHECK(fc_ops == Approx(2.0 * (32.0 * (4.0 * 4096 * 4096 + 3.0 * 4096 * 11008) + 4096.0 * 32000)));
 }
 
-TEST_CASE("Grouped-query attention: KV heads carry their query heads as rows; Qwen3's q_proj widens") {
+TEST_CASE("Grouped-query attention: KV heads carry their query heads as rows and Qwen3's q_proj widens") {
   const ModelConfig m = load_model("qwen3-30b-a3b");
   WorkloadRequest r;
   r.seq_len = 64;
@@ -79,7 +79,7 @@ TEST_CASE("Prefill: every prompt token through the FCs, full attention, LM head 
   CHECK(w.ops.back().m == 2);
 }
 
-TEST_CASE("MoE: the router picks top-k experts per token, deterministic per seed; a batch loads each once") {
+TEST_CASE("MoE: the router picks top-k experts per token, deterministic per seed, and a batch loads each once") {
   const ModelConfig m = load_model("mixtral-8x7b");
   WorkloadRequest r;
   r.seed = 5;
