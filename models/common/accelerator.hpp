@@ -55,16 +55,52 @@ class Accelerator : public sc_core::sc_module {
   // for a layer run with `m` input rows (others: no VQ weights).
   virtual std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const;
   virtual std::uint64_t bank_conflict_cycles() const { return 0; }
-  // Energy per module for a run of `seconds` (leakage included), J; DRAM is
-  // the platform's. Area per module, mm2.
-  virtual Breakdown energy_breakdown_j(double seconds) const = 0;
-  virtual Breakdown area_breakdown_mm2() const = 0;
+  // Energy per group of units for a run of `seconds` (leakage included), J,
+  // and area per group, mm2: the sums over every PricedUnit among this
+  // module's descendants and its priced parts (one function for every
+  // accelerator). DRAM is the platform's.
+  Breakdown energy_breakdown_j(double seconds) const;
+  Breakdown area_breakdown_mm2() const;
   // Dense accelerators: encodes x (M x K) and W (K x N), row-major floats,
   // into this accelerator's formats. Throws InputError where functional runs
   // are not modelled.
   virtual EncodedGemm encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m,
                                   std::uint64_t n, std::uint64_t k) const;
+
+ protected:
+  // Priced parts that are not modules of their own (the buffers still counted
+  // by BufferTraffic); the derived accelerator registers them once.
+  void add_priced_part(const PricedUnit& part) { m_parts.push_back(&part); }
+
+ private:
+  std::vector<const PricedUnit*> priced_units() const;
+  std::vector<const PricedUnit*> m_parts;
 };
+
+inline std::vector<const PricedUnit*> Accelerator::priced_units() const {
+  std::vector<const PricedUnit*> units;
+  std::vector<const sc_core::sc_object*> todo(get_child_objects().begin(), get_child_objects().end());
+  while (!todo.empty()) {
+    const sc_core::sc_object* o = todo.front();
+    todo.erase(todo.begin());
+    if (const auto* p = dynamic_cast<const PricedUnit*>(o)) units.push_back(p);
+    for (const sc_core::sc_object* c : o->get_child_objects()) todo.push_back(c);
+  }
+  units.insert(units.end(), m_parts.begin(), m_parts.end());
+  return units;
+}
+
+inline Breakdown Accelerator::energy_breakdown_j(double seconds) const {
+  Breakdown b;
+  for (const PricedUnit* u : priced_units()) b[u->energy_group()] += u->energy_j(seconds);
+  return b;
+}
+
+inline Breakdown Accelerator::area_breakdown_mm2() const {
+  Breakdown b;
+  for (const PricedUnit* u : priced_units()) b[u->energy_group()] += u->area_mm2();
+  return b;
+}
 
 inline EncodedGemm Accelerator::encode_gemm(const std::vector<float>&, const std::vector<float>&, std::uint64_t,
                                             std::uint64_t, std::uint64_t) const {

@@ -52,10 +52,10 @@ struct EnergyConfig {
   BufferEnergy weight{0.01850515625, 0.040707421875};
   BufferEnergy input{0.119577734375, 0.133059765625};
   BufferEnergy output{0.119577734375, 0.133059765625};
-  // EVA's codebook buffer and output-codebook SRAM (artifact eva.yaml
-  // codebook_buf_* and cap_buf_*); also vq-conflict's codebook SRAM.
+  // EVA's codebook buffer (artifact eva.yaml codebook_buf_*); also
+  // vq-conflict's codebook SRAM. EVA's output-codebook SRAM is an Sram module
+  // priced by its own config (oc.read_pj_per_bit, oc.write_pj_per_bit).
   BufferEnergy codebook{0.0142475, 0.0364498};
-  BufferEnergy oc{0.0171028125, 0.025327875};
 
   template <class V>
   void visit(V& v) {
@@ -68,7 +68,6 @@ struct EnergyConfig {
     v.section("input", input);
     v.section("output", output);
     v.section("codebook", codebook);
-    v.section("oc", oc);
   }
 };
 
@@ -88,19 +87,41 @@ struct AreaConfig {
   }
 };
 
-// A block synthesised at `power_w`: leakage for `total_s`, the rest while busy.
-inline double block_energy_j(const EnergyConfig& e, double power_w, double busy_s, double total_s) {
-  return power_w * (e.leakage_fraction * total_s + (1.0 - e.leakage_fraction) * busy_s);
-}
+// What a compute unit is charged, from its accelerator's EnergyConfig and
+// AreaConfig: power at full activity, the idle share, and area.
+struct UnitPower {
+  double watts = 0.0;
+  double leakage_fraction = 0.0;
+  double area_mm2 = 0.0;
+  UnitPower() = default;
+  UnitPower(double w, const EnergyConfig& e, double area) : watts(w), leakage_fraction(e.leakage_fraction), area_mm2(area) {}
+  // `busy_s` of work within a run of `total_s`.
+  double energy_j(double busy_s, double total_s) const {
+    return watts * (leakage_fraction * total_s + (1.0 - leakage_fraction) * busy_s);
+  }
+};
+
+// A unit that prices its own event counters. An accelerator's energy and area
+// breakdowns are the sums of its units' figures per group (Accelerator::
+// energy_breakdown_j walks its module tree), so each figure is priced once.
+class PricedUnit {
+ public:
+  virtual ~PricedUnit() = default;
+  // The breakdown entry this unit adds to ("array", "epilogue", "buffers", ...).
+  virtual const char* energy_group() const = 0;
+  // Energy over a run of `seconds` (leakage included), J.
+  virtual double energy_j(double seconds) const = 0;
+  virtual double area_mm2() const = 0;
+};
 
 // Bits read from and written to each on-chip buffer, counted by the control
 // that moves them; priced by EnergyConfig.
 class BufferTraffic {
  public:
-  enum Buffer { weight, input, output, codebook, oc, count };
+  enum Buffer { weight, input, output, codebook, count };
 
   BufferTraffic() {
-    static const char* names[count] = {"weight", "input", "output", "codebook", "oc"};
+    static const char* names[count] = {"weight", "input", "output", "codebook"};
     for (int b = 0; b < count; ++b) {
       m_read[b] = m_stats.add(std::string(names[b]) + "_bits_read", "bit", std::string("bits read from the ") + names[b] + " buffer");
       m_written[b] =
@@ -114,7 +135,7 @@ class BufferTraffic {
 
   // Dynamic energy of all accesses, J.
   double energy_j(const EnergyConfig& e) const {
-    const BufferEnergy* per[count] = {&e.weight, &e.input, &e.output, &e.codebook, &e.oc};
+    const BufferEnergy* per[count] = {&e.weight, &e.input, &e.output, &e.codebook};
     double pj = 0.0;
     for (int b = 0; b < count; ++b)
       pj += bits_read(static_cast<Buffer>(b)) * per[b]->read_pj_per_bit +
@@ -130,5 +151,43 @@ class BufferTraffic {
 
 // Energy (J) and area (mm2) per module, as the report breaks them down.
 using Breakdown = std::map<std::string, double>;
+
+// The on-chip buffers that BufferTraffic counts, priced as one part: every
+// bit at its buffer's energy, all buffers' leakage (EnergyConfig::
+// sram_leakage_w), and their area (AreaConfig::buffer_mm2).
+class PricedBuffers : public PricedUnit {
+ public:
+  PricedBuffers(const BufferTraffic& traffic, const EnergyConfig& energy, double area_mm2)
+      : m_traffic(traffic), m_energy(energy), m_area(area_mm2) {}
+  const char* energy_group() const override { return "buffers"; }
+  double energy_j(double seconds) const override {
+    return m_traffic.energy_j(m_energy) + m_energy.sram_leakage_w * seconds;
+  }
+  double area_mm2() const override { return m_area; }
+
+ private:
+  const BufferTraffic& m_traffic;
+  const EnergyConfig m_energy;
+  const double m_area;
+};
+
+// A datapath that is not a module of its own, priced by the busy cycles a
+// statistic counts (vq-conflict's lookup lanes and their multiply-adds).
+class PricedCounter : public PricedUnit {
+ public:
+  PricedCounter(const char* group, const UnitPower& power, const StatGroup& stats, std::size_t busy_cycles,
+                double cycle_s)
+      : m_group(group), m_power(power), m_stats(stats), m_busy(busy_cycles), m_cycle_s(cycle_s) {}
+  const char* energy_group() const override { return m_group; }
+  double energy_j(double seconds) const override { return m_power.energy_j(m_stats.get(m_busy) * m_cycle_s, seconds); }
+  double area_mm2() const override { return m_power.area_mm2; }
+
+ private:
+  const char* m_group;
+  const UnitPower m_power;
+  const StatGroup& m_stats;
+  std::size_t m_busy;
+  double m_cycle_s;
+};
 
 }  // namespace eva

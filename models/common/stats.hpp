@@ -27,12 +27,9 @@ class StatGroup {
   }
   void inc(std::size_t id, double by = 1.0) { m_stats[id].value += by; }
   void set(std::size_t id, double value) { m_stats[id].value = value; }
+  // By handle only: a unit exposes its statistics as typed members or an enum
+  // (a name lookup would read zero when misspelt).
   double get(std::size_t id) const { return m_stats[id].value; }
-  double get(const std::string& name) const {
-    for (const auto& s : m_stats)
-      if (s.name == name) return s.value;
-    return 0.0;
-  }
 
   const std::string& name() const { return m_name; }
   const std::vector<Stat>& stats() const { return m_stats; }

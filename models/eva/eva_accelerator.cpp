@@ -49,9 +49,16 @@ struct EvaPlan {
 EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaConfig& config)
     : Accelerator(name),
       dma("dma", config.dma),
-      array("array", config.systolic, config.clock_mhz),
+      array("array", config.systolic, config.clock_mhz, UnitPower(config.energy.array_w, config.energy, config.area.array_mm2)),
       oc("oc", config.oc, config.clock_mhz),
-      vector("vector", config.vector, config.clock_mhz),
+      epilogue_units("epilogue", static_cast<std::size_t>(config.epilogue.units),
+                     [&config](const char* name, std::size_t i) {
+                       return new EpilogueUnit(name, config.epilogue, static_cast<int>(i),
+                                               static_cast<std::uint64_t>(config.oc.banks), config.clock_mhz,
+                                               UnitPower(config.energy.epilogue_unit_w, config.energy,
+                                                         config.area.epilogue_unit_mm2));
+                     }),
+      vector("vector", config.vector, config.clock_mhz, UnitPower(config.energy.vector_w, config.energy, config.area.vector_mm2)),
       m_config(config),
       m_clock(config.clock_mhz),
       m_lookups(static_cast<std::uint64_t>(config.epilogue.units) *
@@ -59,6 +66,7 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
       m_depth(static_cast<std::uint64_t>(config.oc.size_kib) * 1024 / 2 /
               (static_cast<std::uint64_t>(config.oc.banks) * static_cast<std::uint64_t>(config.oc.bank_width_bytes))),
       m_pipeline(static_cast<std::uint64_t>(std::ceil(std::log2(std::max(2, config.epilogue.adder_inputs)))) + 1),
+      m_buffers(m_traffic, config.energy, config.area.buffer_mm2),
       // Prefill: A8 activations and outputs, INT32 accumulators (the EVA
       // artifact's vqarray_2_prefill, as its dense baselines).
       m_gemm(dma, array, m_traffic,
@@ -69,35 +77,17 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
       m_attention(dma, array, m_traffic,
                   WsGemmConfig{config.systolic, config.buffers, config.formats.kv_formats(), config.tiling}),
       m_kv(config.formats.kv_bits) {
-  m_columns = m_stats.add("columns", "columns", "output columns processed (per pass)");
-  m_lookups_done = m_stats.add("lookups", "lookups", "OC entries looked up and added");
-  m_busy = m_stats.add("busy_cycles", "cycles", "cycles the adder trees worked");
+  array.oc_socket.bind(oc.lookup_socket);
+  for (EpilogueUnit& u : epilogue_units) u.lookup_socket.bind(oc.lookup_socket);
+  add_priced_part(m_buffers);
 }
 
 std::vector<const StatGroup*> EvaAccelerator::stat_groups() {
   oc.flush_stats();
-  return {&dma.stats(), &array.stats(), &m_stats, &oc.stats(), &vector.stats(), &m_traffic.stats()};
-}
-
-Breakdown EvaAccelerator::energy_breakdown_j(double seconds) const {
-  const EnergyConfig& e = m_config.energy;
-  const double cycle_s = 1e-6 / m_config.clock_mhz;
-  // The epilogue's busy cycles are those of all its units together.
-  const double units = m_config.epilogue.units;
-  Breakdown b;
-  b["array"] = block_energy_j(e, e.array_w, array.stats().get("busy_cycles") * cycle_s, seconds);
-  b["epilogue"] = block_energy_j(e, e.epilogue_unit_w * units, m_stats.get(m_busy) * cycle_s, seconds);
-  b["vector"] = block_energy_j(e, e.vector_w, vector.stats().get("busy_cycles") * cycle_s, seconds);
-  b["buffers"] = m_traffic.energy_j(e) + e.sram_leakage_w * seconds;
-  return b;
-}
-
-Breakdown EvaAccelerator::area_breakdown_mm2() const {
-  const AreaConfig& a = m_config.area;
-  return {{"array", a.array_mm2},
-          {"epilogue", a.epilogue_unit_mm2 * m_config.epilogue.units},
-          {"vector", a.vector_mm2},
-          {"buffers", a.buffer_mm2}};
+  std::vector<const StatGroup*> g = {&dma.stats(), &array.stats()};
+  for (const EpilogueUnit& u : epilogue_units) g.push_back(&u.stats());
+  for (const StatGroup* s : {&oc.stats(), &vector.stats(), &m_traffic.stats()}) g.push_back(s);
+  return g;
 }
 
 EvaTiler EvaAccelerator::tiler(std::uint64_t m, std::uint64_t k, std::uint64_t n) const {
@@ -284,7 +274,7 @@ void EvaAccelerator::compute_oc(EvaPlan& plan) {
   const std::uint64_t banks = static_cast<std::uint64_t>(m_config.oc.banks);
   const std::uint64_t half_bytes = oc.size() / 2;
   int half = 1, last_act = -1, last_cb = -1;
-  std::vector<half_bits> row(entries);
+  std::vector<half_bits> row(entries), values;
   for (std::uint64_t n = 0; n < plan.tiler.size(); ++n) {
     const EvaPlan::OcInput in = plan.to_array.pop();
     const EvaPass p = plan.tiler.at(in.pass);
@@ -296,26 +286,28 @@ void EvaAccelerator::compute_oc(EvaPlan& plan) {
     Dma::wait_for(in.cb);
     plan.oc_slots.acquire();
     half ^= 1;
+    const std::uint64_t rows = p.v * p.m;  // OC row r = vv x m + mm, in bank r
+    SystolicArray::OcOutput out{static_cast<std::uint64_t>(half) * half_bytes, banks, nullptr};
     if (op.functional) {
       const half_bits* cb =
           plan.tiler.codebooks_resident()
               ? plan.cb[in.cb_slot].data() + (static_cast<std::uint64_t>(p.codebook) * entries + p.e0) * d
               : plan.cb[in.cb_slot].data();
-      std::uint8_t* base = oc.data() + static_cast<std::uint64_t>(half) * half_bytes;
+      values.resize(p.e * rows);
       for (std::uint64_t vv = 0; vv < p.v; ++vv)
         for (std::uint64_t mm = 0; mm < p.m; ++mm) {
-          const std::uint64_t r = vv * p.m + mm;  // the OC row, and its bank
+          const std::uint64_t r = vv * p.m + mm;
           oc_row(plan.act[in.act_slot].data() + mm * p.v * d + vv * d, cb, static_cast<int>(p.e), static_cast<int>(d),
                  row.data());
-          for (std::uint64_t e = 0; e < p.e; ++e) std::memcpy(base + 2 * (e * banks + r), &row[e], 2);
+          for (std::uint64_t e = 0; e < p.e; ++e) values[e * rows + r] = row[e];
         }
+      out.values = values.data();
     }
     // The array streams the pass's activations and codebook entries in and
     // writes its OC entries (FP16) into the OC SRAM.
     m_traffic.read(BufferTraffic::input, static_cast<double>(p.v * p.m * d * 16));
     m_traffic.read(BufferTraffic::codebook, static_cast<double>(p.e * d * 16));
-    m_traffic.write(BufferTraffic::oc, static_cast<double>(p.v * p.m * p.e * 16));
-    array.run_oc(p.v * p.m, d, p.e);
+    array.run_oc(rows, d, p.e, out);
     plan.oc_ready.push({in.pass, half});
   }
   plan.act_slots.release();
@@ -326,11 +318,11 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
   const GemmDescriptor& op = plan.op;
   const std::uint64_t tc = EvaTiler::tile_cols;
   const VqFormat& f = m_config.vq;
-  const std::uint64_t banks = static_cast<std::uint64_t>(m_config.oc.banks);
   const std::uint64_t half_bytes = oc.size() / 2;
+  const std::size_t units = epilogue_units.size();
   int ybuf = 1;
-  std::vector<std::uint64_t> lanes;
-  std::vector<float> sums;
+  std::vector<std::uint32_t> indices;
+  std::vector<std::vector<float>> partial(units);
   for (std::uint64_t n = 0; n < plan.tiler.size(); ++n) {
     const auto [pass, half] = plan.oc_ready.pop();
     const EvaPass p = plan.tiler.at(pass);
@@ -343,46 +335,44 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
     for (std::uint64_t done = 0; done < p.n;) {
       const EvaPlan::Chunk c = plan.chunks.pop();
       Dma::wait_for(c.t);
-      std::uint64_t cycles = 0;
+      EpilogueUnit::Job job;
+      job.cols = c.cols;
+      job.rows = rows;
+      job.m = p.m;
+      job.oc_base = static_cast<std::uint64_t>(half) * half_bytes;
+      job.entry0 = p.e0;
+      job.entries = p.e;
       if (op.functional) {
-        const std::uint8_t* base = oc.data() + static_cast<std::uint64_t>(half) * half_bytes;
+        // The index buffer's read port: the chunk's indices, [column][sub-vector].
+        indices.resize(c.cols * p.v);
         for (std::uint64_t j = 0; j < c.cols; ++j) {
-          lanes.clear();
-          sums.assign(p.m, 0.0f);
-          for (std::uint64_t vv = 0; vv < p.v; ++vv) {
-            const std::uint64_t ti = j / tc, width = std::min(tc, c.cols - ti * tc);
-            const std::uint32_t index =
-                unpack_index(plan.idx_buf[c.slot].data() + ti * p.v * plan.tiler.column_bytes(tc) +
-                                 vv * plan.tiler.column_bytes(width),
-                             j % tc, f.index_bits);
-            if (index < p.e0 || index >= p.e0 + p.e) continue;  // another entry tile's
-            for (std::uint64_t mm = 0; mm < p.m; ++mm) {
-              const std::uint64_t r = vv * p.m + mm;
-              const std::uint64_t addr =
-                  static_cast<std::uint64_t>(half) * half_bytes + 2 * ((index - p.e0) * banks + r);
-              lanes.push_back(addr);
-              half_bits h;
-              std::memcpy(&h, base + (addr - static_cast<std::uint64_t>(half) * half_bytes), 2);
-              sums[mm] += half_to_float(h);
-            }
-          }
-          cycles += std::max<std::uint64_t>(1, oc.lanes(lanes, false));
-          for (std::uint64_t mm = 0; mm < p.m; ++mm) plan.y[ybuf][mm * op.n + p.n0 + c.j0 + j] += sums[mm];
-          m_stats.inc(m_lookups_done, static_cast<double>(lanes.size()));
-          m_traffic.read(BufferTraffic::oc, static_cast<double>(lanes.size() * 16));
+          const std::uint64_t ti = j / tc, width = std::min(tc, c.cols - ti * tc);
+          for (std::uint64_t vv = 0; vv < p.v; ++vv)
+            indices[j * p.v + vv] = unpack_index(plan.idx_buf[c.slot].data() + ti * p.v * plan.tiler.column_bytes(tc) +
+                                                     vv * plan.tiler.column_bytes(width),
+                                                 j % tc, f.index_bits);
         }
-      } else {
-        cycles = c.cols * column_cycles(rows);
-        m_stats.inc(m_lookups_done, static_cast<double>(c.cols * rows));
-        m_traffic.read(BufferTraffic::oc, static_cast<double>(c.cols * rows * 16));
+        job.indices = indices.data();
       }
+      const sc_core::sc_time start = sc_core::sc_time_stamp();
+      for (std::size_t u = 0; u < units; ++u) {
+        if (op.functional) {
+          partial[u].assign(p.m * c.cols, 0.0f);
+          job.partial = partial[u].data();
+        }
+        epilogue_units[u].start(job);
+      }
+      for (EpilogueUnit& u : epilogue_units)
+        while (u.busy()) wait(u.done());
+      // The columns' sums: every unit's adder-tree output into the FP32 accumulators.
+      if (op.functional)
+        for (std::size_t u = 0; u < units; ++u)
+          for (std::uint64_t mm = 0; mm < p.m; ++mm)
+            for (std::uint64_t j = 0; j < c.cols; ++j)
+              plan.y[ybuf][mm * op.n + p.n0 + c.j0 + j] += partial[u][mm * c.cols + j];
       m_traffic.read(BufferTraffic::weight, static_cast<double>(c.bytes * 8));
-      m_stats.inc(m_columns, static_cast<double>(c.cols));
-      m_stats.inc(m_busy, static_cast<double>(cycles));
       if (Timeline* t = Timeline::of(*this))
-        t->span("epilogue", fmt::format("{} columns", c.cols), sc_core::sc_time_stamp(),
-                sc_core::sc_time_stamp() + m_clock.cycles(cycles));
-      wait(m_clock.cycles(cycles));
+        t->span("epilogue", fmt::format("{} columns", c.cols), start, sc_core::sc_time_stamp());
       plan.idx_free.push_back(c.slot);
       plan.idx_slots.release();
       done += c.cols;

@@ -10,9 +10,12 @@
 // the epilogue then reads, for each output column, one OC entry per row as
 // the column's indices say, all in different banks, and adds them into the
 // column's accumulator. The other OC half takes the next pass meanwhile.
-// Four threads per operation: `fetch` (activations, codebooks), `indices`
-// (index chunks streamed by the DMA), `array` and `epilogue`, and `store`
-// (outputs, FP16) at the end of each input-row tile.
+// Five threads per operation: `fetch` (activations, codebooks), `indices`
+// (index chunks streamed by the DMA), `array` (OC passes, written into the OC
+// SRAM through the array's oc_socket), `epilogue` (hands each chunk of columns
+// to the epilogue units, which look the entries up through their own sockets
+// into the OC SRAM, and accumulates their sums) and `store` (outputs, FP16)
+// at the end of each input-row tile.
 // Functional mode moves and computes real data; timing mode runs the same
 // control with time only.
 #include <cstdint>
@@ -24,6 +27,7 @@
 #include "common/accelerator.hpp"
 #include "common/clock.hpp"
 #include "dma/dma.hpp"
+#include "epilogue/epilogue_unit.hpp"
 #include "eva/eva_config.hpp"
 #include "eva/eva_tiler.hpp"
 #include "sram/sram.hpp"
@@ -40,6 +44,7 @@ class EvaAccelerator : public Accelerator {
   Dma dma;
   SystolicArray array;
   Sram oc;
+  sc_core::sc_vector<EpilogueUnit> epilogue_units;
   VectorUnit vector;
 
   EvaAccelerator(const sc_core::sc_module_name& name, const EvaConfig& config);
@@ -55,8 +60,6 @@ class EvaAccelerator : public Accelerator {
   std::vector<const StatGroup*> stat_groups() override;
   std::uint64_t bank_conflict_cycles() const override { return oc.conflict_cycles(); }
   std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const override;
-  Breakdown energy_breakdown_j(double seconds) const override;
-  Breakdown area_breakdown_mm2() const override;
 
   EvaTiler tiler(std::uint64_t m, std::uint64_t k, std::uint64_t n) const;
   bool prefill(std::uint64_t m) const { return m > static_cast<std::uint64_t>(m_config.vq.prefill_above_m); }
@@ -76,11 +79,10 @@ class EvaAccelerator : public Accelerator {
   const std::uint64_t m_depth;     // OC entries per bank in one half
   const std::uint64_t m_pipeline;  // adder-tree depth: log2(adder inputs) + 1
   BufferTraffic m_traffic;
+  PricedBuffers m_buffers;
   WsGemm m_gemm;                   // prefill mode
   WsGemm m_attention;              // attention over the KV cache
   DenseWeights m_kv;
-  StatGroup m_stats{"epilogue"};
-  std::size_t m_columns, m_lookups_done, m_busy;
 };
 
 }  // namespace eva

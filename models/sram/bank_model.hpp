@@ -16,8 +16,9 @@ class BankModel {
   BankModel(std::uint64_t banks, std::uint64_t bank_width, std::uint64_t ports)
       : m_banks(banks), m_width(bank_width), m_ports(ports), m_accesses(banks, 0), m_conflicts(banks, 0) {}
 
-  // Cycles one access of all `lanes` takes (0 for no lanes).
-  std::uint64_t access(const std::vector<std::uint64_t>& lanes, bool write) {
+  // Cycles one access of all `lanes` takes (0 for no lanes). `repeat`: the
+  // same access that many times over (counted as such, evaluated once).
+  std::uint64_t access(const std::vector<std::uint64_t>& lanes, bool write, std::uint64_t repeat = 1) {
     if (lanes.empty()) return 0;
     m_scratch.clear();
     for (std::uint64_t a : lanes) m_scratch.push_back(a / m_width);
@@ -32,14 +33,14 @@ class BankModel {
       while (j < m_scratch.size() && m_scratch[j] % m_banks == bank) ++j;
       const std::uint64_t words = j - i;
       const std::uint64_t need = (words + m_ports - 1) / m_ports;
-      m_accesses[bank] += words;
-      m_conflicts[bank] += need - 1;
+      m_accesses[bank] += words * repeat;
+      m_conflicts[bank] += (need - 1) * repeat;
       cycles = std::max(cycles, need);
       i = j;
     }
-    m_cycles += cycles;
-    m_conflict_cycles += cycles - 1;
-    m_words += m_scratch.size();
+    m_cycles += cycles * repeat;
+    m_conflict_cycles += (cycles - 1) * repeat;
+    m_words += m_scratch.size() * repeat;
     return cycles;
   }
 

@@ -4,14 +4,17 @@
 #include <cstring>
 
 #include "common/timing_only.hpp"
+#include "sram/lane_access.hpp"
 
 namespace eva {
 
-Sram::Sram(const sc_core::sc_module_name& name, const SramConfig& config, double clock_mhz)
+Sram::Sram(const sc_core::sc_module_name& name, const SramConfig& config, double clock_mhz, bool priced)
     : sc_module(name),
       target_socket("target_socket"),
+      lookup_socket("lookup_socket"),
       m_config(config),
       m_clock(clock_mhz),
+      m_priced(priced),
       m_data(static_cast<std::size_t>(config.size_kib) * 1024),
       m_banks(static_cast<std::uint64_t>(config.banks), static_cast<std::uint64_t>(config.bank_width_bytes),
               static_cast<std::uint64_t>(config.ports)),
@@ -19,6 +22,8 @@ Sram::Sram(const sc_core::sc_module_name& name, const SramConfig& config, double
   target_socket.register_b_transport(this, &Sram::b_transport);
   target_socket.register_transport_dbg(this, &Sram::transport_dbg);
   target_socket.register_get_direct_mem_ptr(this, &Sram::get_direct_mem_ptr);
+  lookup_socket.register_b_transport(this, &Sram::lookup);
+  lookup_socket.register_transport_dbg(this, &Sram::lookup_dbg);
   m_stat_read = m_stats.add("bytes_read", "B", "bytes read (TLM and lanes)");
   m_stat_written = m_stats.add("bytes_written", "B", "bytes written (TLM and lanes)");
   m_stat_lane_cycles = m_stats.add("lane_cycles", "cycles", "cycles of multi-lane accesses");
@@ -74,19 +79,41 @@ bool Sram::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
   return true;
 }
 
-std::uint64_t Sram::lanes(const std::vector<std::uint64_t>& addrs, bool write) {
-  const std::uint64_t cycles = m_banks.access(addrs, write);
-  (write ? m_bits_written : m_bits_read) += 8.0 * static_cast<double>(addrs.size()) * m_config.bank_width_bytes;
-  return cycles;
+void Sram::lookup(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  LaneAccess* access = trans.get_extension<LaneAccess>();
+  if (!access || trans.get_byte_enable_ptr()) {
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  for (std::uint64_t a : access->addrs)
+    if (a + access->lane_bytes > m_data.size() || a + access->lane_bytes < a) {
+      trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+  std::uint8_t* data = trans.get_data_ptr();
+  if (data && trans.get_data_length() != access->addrs.size() * access->lane_bytes) {
+    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  const bool write = trans.is_write();
+  access->cycles = m_banks.access(access->addrs, write, access->repeat) * access->repeat;
+  if (data)
+    for (std::size_t i = 0; i < access->addrs.size(); ++i) {
+      std::uint8_t* lane = data + i * access->lane_bytes;
+      std::uint8_t* cell = m_data.data() + access->addrs[i];
+      write ? std::memcpy(cell, lane, access->lane_bytes) : std::memcpy(lane, cell, access->lane_bytes);
+    }
+  (write ? m_bits_written : m_bits_read) +=
+      8.0 * static_cast<double>(access->addrs.size() * access->repeat) * m_config.bank_width_bytes;
+  delay += m_clock.cycles(access->cycles);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-void Sram::read_lanes(const std::vector<std::uint64_t>& addrs, std::size_t bytes, std::uint8_t* out) const {
-  for (std::size_t i = 0; i < addrs.size(); ++i) std::memcpy(out + i * bytes, m_data.data() + addrs[i], bytes);
-}
+unsigned int Sram::lookup_dbg(int, tlm::tlm_generic_payload& trans) { return transport_dbg(trans); }
 
-double Sram::energy_j(const sc_core::sc_time& elapsed) const {
-  return (m_bits_read * m_config.read_pj_per_bit + m_bits_written * m_config.write_pj_per_bit) * 1e-12 +
-         m_config.leakage_mw_per_kib * m_config.size_kib * 1e-3 * elapsed.to_seconds();
+double Sram::energy_j(double) const {
+  if (!m_priced) return 0.0;
+  return (m_bits_read * m_config.read_pj_per_bit + m_bits_written * m_config.write_pj_per_bit) * 1e-12;
 }
 
 void Sram::flush_stats() {

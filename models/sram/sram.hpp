@@ -1,44 +1,51 @@
 #pragma once
-// A banked SRAM as a TLM-2.0 target and as a multi-lane port.
-// - TLM (DMA fills and drains): a contiguous access of n bytes takes
-//   latency + ceil(n / (banks x bank_width)) cycles, all banks in parallel.
-// - lanes(): one address per lane per cycle, as an epilogue unit or a
-//   codebook-lookup datapath presents them; returns the cycles taken with bank
-//   conflicts counted exactly (BankModel). Functional callers read the data
-//   with read_lanes().
+// A banked SRAM as a TLM-2.0 target with two kinds of port.
+// - target_socket (DMA fills and drains, a datapath's wide port): a contiguous
+//   access of n bytes takes latency + ceil(n / (banks x bank_width)) cycles,
+//   all banks in parallel.
+// - lookup_socket (any number of initiators: epilogue units, lookup lanes):
+//   multi-lane accesses (LaneAccess), one address per lane per cycle; the bank
+//   conflicts are counted exactly from the addresses (BankModel) and annotated
+//   as delay.
 // Storage is a flat array: DMI covers all of it.
 #include <cstdint>
 #include <vector>
 
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
 
 #include "common/clock.hpp"
+#include "common/energy.hpp"
 #include "common/stats.hpp"
 #include "sram/bank_model.hpp"
 #include "sram/sram_config.hpp"
 
 namespace eva {
 
-class Sram : public sc_core::sc_module {
+class Sram : public sc_core::sc_module, public PricedUnit {
  public:
   // Optional: an SRAM written only through lanes() (the OC SRAM) has no TLM initiator.
   tlm_utils::simple_target_socket_optional<Sram> target_socket;
+  // Multi-lane accesses (LaneAccess) from any number of initiators.
+  tlm_utils::multi_passthrough_target_socket<Sram, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND>
+      lookup_socket;
 
-  Sram(const sc_core::sc_module_name& name, const SramConfig& config, double clock_mhz);
+  // `priced`: the SRAM prices the bits it moves itself (else its owner's
+  // BufferTraffic does, as vq-conflict's sampled lookups need).
+  Sram(const sc_core::sc_module_name& name, const SramConfig& config, double clock_mhz, bool priced = true);
   Sram(const Sram&) = delete;
   Sram& operator=(const Sram&) = delete;
 
-  // Cycles for one multi-lane access (no simulated time passes: the caller,
-  // which owns the pipeline, decides how to overlap them).
-  std::uint64_t lanes(const std::vector<std::uint64_t>& addrs, bool write);
-  // The bytes at each lane's address (`bytes` per lane), for functional runs.
-  void read_lanes(const std::vector<std::uint64_t>& addrs, std::size_t bytes, std::uint8_t* out) const;
-
   std::uint64_t conflict_cycles() const { return m_banks.conflict_cycles(); }
   const BankModel& banks() const { return m_banks; }
-  double energy_j(const sc_core::sc_time& elapsed) const;
+  // Every bit read and written at the config's pJ/bit. Leakage and area are
+  // the accelerator's buffer figures (EnergyConfig::sram_leakage_w,
+  // AreaConfig::buffer_mm2) until every buffer is an Sram of its own.
+  const char* energy_group() const override { return "buffers"; }
+  double energy_j(double seconds) const override;
+  double area_mm2() const override { return 0.0; }
   const StatGroup& stats() const { return m_stats; }
   void flush_stats();
   std::uint8_t* data() { return m_data.data(); }
@@ -47,11 +54,14 @@ class Sram : public sc_core::sc_module {
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
+  void lookup(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  unsigned int lookup_dbg(int port, tlm::tlm_generic_payload& trans);
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   bool check(tlm::tlm_generic_payload& trans) const;
 
   const SramConfig m_config;
   const ClockDomain m_clock;
+  const bool m_priced;
   std::vector<std::uint8_t> m_data;
   BankModel m_banks;
   double m_bits_read = 0.0, m_bits_written = 0.0;

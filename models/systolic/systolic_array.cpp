@@ -6,13 +6,24 @@
 
 namespace eva {
 
-SystolicArray::SystolicArray(const sc_core::sc_module_name& name, const SystolicConfig& config, double clock_mhz)
-    : sc_module(name), m_config(config), m_timing(config), m_clock(clock_mhz) {
-  m_tiles = m_stats.add("tiles", "tiles", "weight tiles processed");
-  m_busy_cycles = m_stats.add("busy_cycles", "cycles", "cycles charged to weight tiles");
-  m_macs = m_stats.add("macs", "MAC", "multiply-accumulates of the weight tiles (their real sizes)");
-  m_oc_passes = m_stats.add("oc_passes", "passes", "output-codebook computations in FP16 mode");
-  m_fp16_macs = m_stats.add("fp16_macs", "MAC", "FP16 multiply-accumulates (each four INT8 products)");
+SystolicArray::SystolicArray(const sc_core::sc_module_name& name, const SystolicConfig& config, double clock_mhz,
+                             const UnitPower& power)
+    : sc_module(name),
+      oc_socket("oc_socket"),
+      m_config(config),
+      m_timing(config),
+      m_clock(clock_mhz),
+      m_power(power) {
+  m_stat[tiles] = m_stats.add("tiles", "tiles", "weight tiles processed");
+  m_stat[busy_cycles] = m_stats.add("busy_cycles", "cycles", "cycles charged to weight tiles");
+  m_stat[macs] = m_stats.add("macs", "MAC", "multiply-accumulates of the weight tiles (their real sizes)");
+  m_stat[oc_passes] = m_stats.add("oc_passes", "passes", "output-codebook computations in FP16 mode");
+  m_stat[fp16_macs] = m_stats.add("fp16_macs", "MAC", "FP16 multiply-accumulates (each four INT8 products)");
+  m_access.lane_bytes = 2;
+}
+
+double SystolicArray::energy_j(double seconds) const {
+  return m_power.energy_j(stat(busy_cycles) * m_clock.cycles(1).to_seconds(), seconds);
 }
 
 std::uint64_t SystolicArray::oc_cycles(std::uint64_t rows, std::uint64_t d, std::uint64_t entries) const {
@@ -20,23 +31,37 @@ std::uint64_t SystolicArray::oc_cycles(std::uint64_t rows, std::uint64_t d, std:
   return ceil_div(rows, r) * (ceil_div(d, c) * entries + r + c);
 }
 
-void SystolicArray::run_oc(std::uint64_t rows, std::uint64_t d, std::uint64_t entries) {
+void SystolicArray::run_oc(std::uint64_t rows, std::uint64_t d, std::uint64_t entries, const OcOutput& out) {
   const std::uint64_t cycles = oc_cycles(rows, d, entries);
-  m_stats.inc(m_oc_passes);
-  m_stats.inc(m_fp16_macs, static_cast<double>(rows * d * entries));
-  m_stats.inc(m_busy_cycles, static_cast<double>(cycles));
+  m_stats.inc(m_stat[oc_passes]);
+  m_stats.inc(m_stat[fp16_macs], static_cast<double>(rows * d * entries));
+  m_stats.inc(m_stat[busy_cycles], static_cast<double>(cycles));
+  // The OC rows leave as the array produces them; their writes overlap the
+  // pass (the array's cycle count already includes its output stream).
+  sc_core::sc_time ignored = sc_core::SC_ZERO_TIME;
+  if (oc_socket.size() && rows && entries) {
+    m_access.repeat = out.values ? 1 : entries;
+    for (std::uint64_t e = 0; e < (out.values ? entries : 1); ++e) {
+      m_access.addrs.clear();
+      for (std::uint64_t r = 0; r < rows; ++r) m_access.addrs.push_back(out.oc_base + 2 * (e * out.banks + r));
+      lane_transport(oc_socket, m_trans, m_access, true,
+                     out.values ? reinterpret_cast<std::uint8_t*>(const_cast<half_bits*>(out.values + e * rows))
+                                : nullptr,
+                     ignored);
+    }
+  }
   if (Timeline* t = Timeline::of(*this))
     t->span("array", "output codebook", sc_core::sc_time_stamp(), sc_core::sc_time_stamp() + m_clock.cycles(cycles));
   wait(m_clock.cycles(cycles));
 }
 
-sc_core::sc_time SystolicArray::run_tile(std::uint64_t m, std::uint64_t macs) {
-  m_stats.inc(m_tiles);
-  m_stats.inc(m_macs, static_cast<double>(macs));
+sc_core::sc_time SystolicArray::run_tile(std::uint64_t m, std::uint64_t tile_macs) {
+  m_stats.inc(m_stat[tiles]);
+  m_stats.inc(m_stat[macs], static_cast<double>(tile_macs));
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   if (m_timing.mode != WeightLoad::overlapped) {
     const std::uint64_t cycles = m_timing.tile_cycles(m);
-    m_stats.inc(m_busy_cycles, static_cast<double>(cycles));
+    m_stats.inc(m_stat[busy_cycles], static_cast<double>(cycles));
     if (Timeline* t = Timeline::of(*this)) t->span("array", "weight tile", now, now + m_clock.cycles(cycles));
     wait(m_clock.cycles(cycles));
     return sc_core::sc_time_stamp();
@@ -46,7 +71,7 @@ sc_core::sc_time SystolicArray::run_tile(std::uint64_t m, std::uint64_t macs) {
   const sc_core::sc_time load_done = std::max(now, m_shadow_free) + m_clock.cycles(m_timing.load_cycles);
   const sc_core::sc_time stream_start = std::max(load_done, m_stream_free);
   const std::uint64_t stream = m_timing.tile_cycles(m);
-  m_stats.inc(m_busy_cycles, static_cast<double>(stream));
+  m_stats.inc(m_stat[busy_cycles], static_cast<double>(stream));
   m_shadow_free = stream_start;
   m_stream_free = stream_start + m_clock.cycles(stream);
   if (Timeline* t = Timeline::of(*this)) t->span("array", "weight tile", stream_start, m_stream_free);

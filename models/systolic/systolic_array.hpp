@@ -4,27 +4,37 @@
 // the on-chip buffer; the array advances simulated time by its cycle
 // convention (ws_timing.hpp) and tells when the tile's outputs are complete.
 #include <cstdint>
+#include <vector>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 
 #include "common/clock.hpp"
+#include "common/energy.hpp"
+#include "common/fp16.hpp"
 #include "common/stats.hpp"
+#include "sram/lane_access.hpp"
 #include "systolic/systolic_config.hpp"
 #include "systolic/ws_timing.hpp"
 
 namespace eva {
 
-class SystolicArray : public sc_core::sc_module {
+class SystolicArray : public sc_core::sc_module, public PricedUnit {
  public:
-  SystolicArray(const sc_core::sc_module_name& name, const SystolicConfig& config, double clock_mhz);
+  // FP16 mode's output port: OC rows written into an OC SRAM's lookup_socket
+  // (EVA); unbound in the weight-stationary accelerators.
+  tlm_utils::simple_initiator_socket_optional<SystolicArray> oc_socket;
+
+  SystolicArray(const sc_core::sc_module_name& name, const SystolicConfig& config, double clock_mhz,
+                const UnitPower& power);
   SystolicArray(const SystolicArray&) = delete;
   SystolicArray& operator=(const SystolicArray&) = delete;
 
   // Runs a tile of `m` input rows whose weights are in the buffer now. Returns
   // (in simulated time) when the tile's weight buffer slot may be reused;
   // the result is the absolute time its outputs are complete.
-  // `macs`: the multiply-accumulates the tile does (its real size).
-  sc_core::sc_time run_tile(std::uint64_t m, std::uint64_t macs);
+  // `tile_macs`: the multiply-accumulates the tile does (its real size).
+  sc_core::sc_time run_tile(std::uint64_t m, std::uint64_t tile_macs);
 
   // FP16 input-stationary mode (EVA's VQ decode): the R x C INT8 array acts as
   // R x C/4 FP16 PEs (one FP16 multiply = four INT8 partial products). R input
@@ -35,10 +45,23 @@ class SystolicArray : public sc_core::sc_module {
   // (the EVA artifact's simulator/methods/vqarray.py, IS(32, E, d, 32, 8) per
   // 32 sub-vectors). Blocks for that many cycles.
   std::uint64_t oc_cycles(std::uint64_t rows, std::uint64_t d, std::uint64_t entries) const;
-  void run_oc(std::uint64_t rows, std::uint64_t d, std::uint64_t entries);
+  // The OC the pass produces goes out through oc_socket, one write of all
+  // `rows` lanes per entry: entry e of row r at oc_base + 2 (e x banks + r).
+  // `values`: the FP16 entries [e][r] (functional), or null (timing: one
+  // write presented `entries` times).
+  struct OcOutput {
+    std::uint64_t oc_base = 0, banks = 0;
+    const half_bits* values = nullptr;
+  };
+  void run_oc(std::uint64_t rows, std::uint64_t d, std::uint64_t entries, const OcOutput& out);
 
   const WsTiming& timing() const { return m_timing; }
+  enum Stat { tiles, busy_cycles, macs, oc_passes, fp16_macs, stat_count };
+  double stat(Stat s) const { return m_stats.get(m_stat[s]); }
   const StatGroup& stats() const { return m_stats; }
+  const char* energy_group() const override { return "array"; }
+  double energy_j(double seconds) const override;
+  double area_mm2() const override { return m_power.area_mm2; }
 
  private:
   const SystolicConfig m_config;
@@ -48,8 +71,11 @@ class SystolicArray : public sc_core::sc_module {
   // start) and when the array may start streaming the next tile.
   sc_core::sc_time m_shadow_free = sc_core::SC_ZERO_TIME;
   sc_core::sc_time m_stream_free = sc_core::SC_ZERO_TIME;
+  const UnitPower m_power;
+  tlm::tlm_generic_payload m_trans;
+  LaneAccess m_access;
   StatGroup m_stats{"systolic"};
-  std::size_t m_tiles, m_busy_cycles, m_macs, m_oc_passes, m_fp16_macs;
+  std::size_t m_stat[stat_count]{};
 };
 
 }  // namespace eva

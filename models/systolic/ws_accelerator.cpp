@@ -13,12 +13,15 @@ WsAccelerator::WsAccelerator(const sc_core::sc_module_name& name, const WsAccele
                              const WsGemmConfig& gemm, const WsGemmConfig& kv_gemm)
     : Accelerator(name),
       dma("dma", config.dma),
-      array("array", config.systolic, config.clock_mhz),
-      vector("vector", config.vector, config.clock_mhz),
+      array("array", config.systolic, config.clock_mhz, UnitPower(config.energy.array_w, config.energy, config.area.array_mm2)),
+      vector("vector", config.vector, config.clock_mhz, UnitPower(config.energy.vector_w, config.energy, config.area.vector_mm2)),
       m_config(config),
       m_clock(config.clock_mhz),
+      m_buffers(m_traffic, config.energy, config.area.buffer_mm2),
       m_gemm(dma, array, m_traffic, gemm),
-      m_kv_gemm(dma, array, m_traffic, kv_gemm) {}
+      m_kv_gemm(dma, array, m_traffic, kv_gemm) {
+  add_priced_part(m_buffers);
+}
 
 std::uint64_t WsAccelerator::weight_bytes(std::uint64_t n, std::uint64_t k) const {
   return packed_bytes(k * n, m_config.formats.weight_bits);
@@ -57,24 +60,6 @@ std::uint64_t WsAccelerator::execute_vector(const VectorDescriptor& op) {
 
 std::vector<const StatGroup*> WsAccelerator::stat_groups() {
   return {&dma.stats(), &array.stats(), &vector.stats(), &m_traffic.stats()};
-}
-
-double WsAccelerator::array_busy_cycles() const { return array.stats().get("busy_cycles"); }
-
-Breakdown WsAccelerator::energy_breakdown_j(double seconds) const {
-  const EnergyConfig& e = m_config.energy;
-  const double cycle_s = 1e-6 / m_config.clock_mhz;
-  Breakdown b;
-  b["array"] = block_energy_j(e, e.array_w, array_busy_cycles() * cycle_s, seconds);
-  b["vector"] = block_energy_j(e, e.vector_w, vector.stats().get("busy_cycles") * cycle_s, seconds);
-  b["buffers"] = m_traffic.energy_j(e) + e.sram_leakage_w * seconds;
-  return b;
-}
-
-Breakdown WsAccelerator::area_breakdown_mm2() const {
-  return {{"array", m_config.area.array_mm2},
-          {"vector", m_config.area.vector_mm2},
-          {"buffers", m_config.area.buffer_mm2}};
 }
 
 }  // namespace eva

@@ -61,8 +61,6 @@ class WsAccelerator : public Accelerator {
   std::uint64_t execute_vector(const VectorDescriptor& op) override;
   void check(const VectorDescriptor&) const override {}
   std::vector<const StatGroup*> stat_groups() override;
-  Breakdown energy_breakdown_j(double seconds) const override;
-  Breakdown area_breakdown_mm2() const override;
 
   // The weight format and the PE arithmetic of this accelerator.
   WeightSource& weights() { return *m_weights; }
@@ -76,13 +74,12 @@ class WsAccelerator : public Accelerator {
     m_datapath = std::move(datapath);
     m_kv = std::move(kv);
   }
-  // The cycles the array datapath worked (its energy follows them).
-  virtual double array_busy_cycles() const;
   virtual std::uint64_t weight_bytes(std::uint64_t n, std::uint64_t k) const;
 
   const WsAcceleratorConfig m_config;
   const ClockDomain m_clock;
   BufferTraffic m_traffic;
+  PricedBuffers m_buffers;
   WsGemm m_gemm;
   WsGemm m_kv_gemm;
 

@@ -8,19 +8,21 @@
 #include <systemc>
 
 #include "common/clock.hpp"
+#include "common/energy.hpp"
 #include "common/op_descriptor.hpp"
 #include "common/stats.hpp"
 #include "vector/vector_config.hpp"
 
 namespace eva {
 
-class VectorUnit : public sc_core::sc_module {
+class VectorUnit : public sc_core::sc_module, public PricedUnit {
  public:
-  VectorUnit(const sc_core::sc_module_name& name, const VectorConfig& config, double clock_mhz)
-      : sc_module(name), m_config(config), m_clock(clock_mhz) {
-    m_ops = m_stats.add("ops", "ops", "operations run");
-    m_elements = m_stats.add("elements", "elements", "elements produced");
-    m_busy = m_stats.add("busy_cycles", "cycles", "cycles the unit worked");
+  VectorUnit(const sc_core::sc_module_name& name, const VectorConfig& config, double clock_mhz,
+             const UnitPower& power)
+      : sc_module(name), m_config(config), m_clock(clock_mhz), m_power(power) {
+    m_stat[ops] = m_stats.add("ops", "ops", "operations run");
+    m_stat[elements] = m_stats.add("elements", "elements", "elements produced");
+    m_stat[busy_cycles] = m_stats.add("busy_cycles", "cycles", "cycles the unit worked");
   }
 
   std::uint64_t cycles(VectorOp op, std::uint64_t rows, std::uint64_t cols) const {
@@ -33,19 +35,27 @@ class VectorUnit : public sc_core::sc_module {
   // Blocks the calling thread for the operation's cycles.
   std::uint64_t run(VectorOp op, std::uint64_t rows, std::uint64_t cols) {
     const std::uint64_t c = cycles(op, rows, cols);
-    m_stats.inc(m_ops);
-    m_stats.inc(m_elements, static_cast<double>(rows * cols));
-    m_stats.inc(m_busy, static_cast<double>(c));
+    m_stats.inc(m_stat[ops]);
+    m_stats.inc(m_stat[elements], static_cast<double>(rows * cols));
+    m_stats.inc(m_stat[busy_cycles], static_cast<double>(c));
     wait(m_clock.cycles(c));
     return c;
   }
+  enum Stat { ops, elements, busy_cycles, stat_count };
+  double stat(Stat s) const { return m_stats.get(m_stat[s]); }
   const StatGroup& stats() const { return m_stats; }
+  const char* energy_group() const override { return "vector"; }
+  double energy_j(double seconds) const override {
+    return m_power.energy_j(stat(busy_cycles) * m_clock.cycles(1).to_seconds(), seconds);
+  }
+  double area_mm2() const override { return m_power.area_mm2; }
 
  private:
   const VectorConfig m_config;
   const ClockDomain m_clock;
+  const UnitPower m_power;
   StatGroup m_stats{"vector"};
-  std::size_t m_ops, m_elements, m_busy;
+  std::size_t m_stat[stat_count]{};
 };
 
 }  // namespace eva

@@ -9,6 +9,7 @@
 #include "platform.hpp"
 #include "sim_check.hpp"
 #include "simulate.hpp"
+#include "sram/lane_access.hpp"
 #include "sram/sram.hpp"
 
 using namespace eva;
@@ -107,31 +108,36 @@ TEST_CASE("The SA accelerator runs on a timed DRAM and reports its commands and 
   CHECK(r.dram_bw_utilization > 0.85);
 }
 
-TEST_CASE("SRAM: DMA fills it over TLM, lanes read it back with conflicts counted") {
+TEST_CASE("SRAM: filled over TLM, lanes read it back through the lookup socket with conflicts counted") {
   SramConfig c;  // EVA's OC SRAM: 128 banks of 2 B
   Sram sram("oc", c, 500.0);
-  test::BareInitiator init("init");
+  test::BareInitiator init("init"), lanes("lanes");
   init.socket.bind(sram.target_socket);
+  lanes.socket.bind(sram.lookup_socket);
   std::vector<std::uint8_t> fill(4096);
   for (std::size_t i = 0; i < fill.size(); ++i) fill[i] = static_cast<std::uint8_t>(i * 7);
-  sc_core::sc_time delay;
+  sc_core::sc_time delay, lane_delay;
+  // 32 lanes, each in its own bank: one cycle; the same 32 in one bank: 32.
+  LaneAccess spread, same_bank;
+  for (std::uint64_t l = 0; l < 32; ++l) {
+    spread.addrs.push_back(l * 2);
+    same_bank.addrs.push_back(l * 256);
+  }
+  std::vector<std::uint8_t> out(64);
+  std::uint64_t spread_cycles = 0, same_cycles = 0;
   test::Stimulus s("s", [&] {
     delay = sc_core::SC_ZERO_TIME;
     init.access(tlm::TLM_WRITE_COMMAND, 0, fill.data(), 4096, delay);
+    tlm::tlm_generic_payload t;
+    spread_cycles = lane_transport(lanes.socket, t, spread, false, out.data(), lane_delay);
+    same_cycles = lane_transport(lanes.socket, t, same_bank, false, nullptr, lane_delay);
   });
   test::run_clean();
   CHECK(delay == sc_core::sc_time(2.0 * (1 + 4096 / 256), sc_core::SC_NS));  // latency + 16 rows
-  // 32 lanes, each in its own bank: one cycle; the same 32 in one bank: 32.
-  std::vector<std::uint64_t> spread, same_bank;
-  for (std::uint64_t l = 0; l < 32; ++l) {
-    spread.push_back(l * 2);
-    same_bank.push_back(l * 256);
-  }
-  CHECK(sram.lanes(spread, false) == 1);
-  CHECK(sram.lanes(same_bank, false) == 32);
+  CHECK(spread_cycles == 1);
+  CHECK(same_cycles == 32);
+  CHECK(lane_delay == sc_core::sc_time(2.0 * 33, sc_core::SC_NS));
   CHECK(sram.conflict_cycles() == 31);
-  std::vector<std::uint8_t> out(64);
-  sram.read_lanes(spread, 2, out.data());
   CHECK(std::equal(out.begin(), out.end(), fill.begin()));
 }
 

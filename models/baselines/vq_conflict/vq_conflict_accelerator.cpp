@@ -46,34 +46,29 @@ SramConfig VqConflictAccelerator::codebook_sram(const VqConflictConfig& c) {
 
 VqConflictAccelerator::VqConflictAccelerator(const sc_core::sc_module_name& name, const VqConflictConfig& config)
     : Accelerator(name),
+      lookup_socket("lookup_socket"),
       dma("dma", config.dma),
-      codebook("codebook", codebook_sram(config), config.clock_mhz),
-      vector("vector", config.vector, config.clock_mhz),
+      // Its bits are priced with the other buffers' (BufferTraffic counts every
+      // lookup, sampled ones included).
+      codebook("codebook", codebook_sram(config), config.clock_mhz, false),
+      vector("vector", config.vector, config.clock_mhz, UnitPower(config.energy.vector_w, config.energy, config.area.vector_mm2)),
       m_config(config),
       m_clock(config.clock_mhz),
-      m_words_per_entry(words_per_entry(config)) {
-  m_lookups = m_stats.add("lookups", "lookups", "centroids looked up");
-  m_cycles = m_stats.add("cycles", "cycles", "cycles of lookups, conflicts included");
+      m_words_per_entry(words_per_entry(config)),
+      m_lookups(m_stats.add("lookups", "lookups", "centroids looked up")),
+      m_cycles(m_stats.add("cycles", "cycles", "cycles of lookups, conflicts included")),
+      m_buffers(m_traffic, config.energy, config.area.buffer_mm2),
+      m_lanes("array", UnitPower(config.energy.array_w, config.energy, config.area.array_mm2), m_stats, m_cycles,
+              m_clock.cycles(1).to_seconds()) {
+  lookup_socket.bind(codebook.lookup_socket);
+  m_lane_access.lane_bytes = static_cast<std::uint64_t>(config.lookup.bank_width_bytes);
+  add_priced_part(m_buffers);
+  add_priced_part(m_lanes);
 }
 
 std::vector<const StatGroup*> VqConflictAccelerator::stat_groups() {
   codebook.flush_stats();
   return {&dma.stats(), &m_stats, &codebook.stats(), &vector.stats(), &m_traffic.stats()};
-}
-
-Breakdown VqConflictAccelerator::energy_breakdown_j(double seconds) const {
-  const EnergyConfig& e = m_config.energy;
-  const double cycle_s = 1e-6 / m_config.clock_mhz;
-  // The lanes and their multiply-add datapath work in the lookup cycles.
-  return {{"array", block_energy_j(e, e.array_w, m_stats.get(m_cycles) * cycle_s, seconds)},
-          {"vector", block_energy_j(e, e.vector_w, vector.stats().get("busy_cycles") * cycle_s, seconds)},
-          {"buffers", m_traffic.energy_j(e) + e.sram_leakage_w * seconds}};
-}
-
-Breakdown VqConflictAccelerator::area_breakdown_mm2() const {
-  return {{"array", m_config.area.array_mm2},
-          {"vector", m_config.area.vector_mm2},
-          {"buffers", m_config.area.buffer_mm2}};
 }
 
 std::uint64_t VqConflictAccelerator::word_address(std::uint64_t group, int c, std::uint64_t e, std::uint64_t word,
@@ -267,7 +262,9 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
               }
             }
           }
-          cycles += codebook.lanes(addrs, false);
+          m_lane_access.addrs = addrs;
+          sc_core::sc_time ignored = sc_core::SC_ZERO_TIME;  // the chunk's cycles are waited below
+          cycles += lane_transport(lookup_socket, m_lane_trans, m_lane_access, false, nullptr, ignored);
           m_stats.inc(m_lookups, static_cast<double>(width));
         }
       }

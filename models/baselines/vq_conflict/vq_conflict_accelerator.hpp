@@ -21,12 +21,14 @@
 #include <random>
 #include <vector>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 
 #include "baselines/vq_conflict/vq_conflict_config.hpp"
 #include "common/accelerator.hpp"
 #include "common/clock.hpp"
 #include "dma/dma.hpp"
+#include "sram/lane_access.hpp"
 #include "sram/sram.hpp"
 #include "vector/vector_unit.hpp"
 
@@ -34,6 +36,8 @@ namespace eva {
 
 class VqConflictAccelerator : public Accelerator {
  public:
+  // The lookup lanes' port into the codebook SRAM's lookup_socket.
+  tlm_utils::simple_initiator_socket<VqConflictAccelerator> lookup_socket;
   Dma dma;
   Sram codebook;
   VectorUnit vector;
@@ -50,8 +54,6 @@ class VqConflictAccelerator : public Accelerator {
   std::vector<const StatGroup*> stat_groups() override;
   std::uint64_t bank_conflict_cycles() const override { return codebook.conflict_cycles(); }
   std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const override;
-  Breakdown energy_breakdown_j(double seconds) const override;
-  Breakdown area_breakdown_mm2() const override;
 
  private:
   static SramConfig codebook_sram(const VqConflictConfig& c);
@@ -67,6 +69,10 @@ class VqConflictAccelerator : public Accelerator {
   StatGroup m_stats{"lookup"};
   BufferTraffic m_traffic;
   std::size_t m_lookups, m_cycles;
+  PricedBuffers m_buffers;
+  PricedCounter m_lanes;  // the lookup lanes and their multiply-add datapath, at the array's figures
+  tlm::tlm_generic_payload m_lane_trans;
+  LaneAccess m_lane_access;
 };
 
 }  // namespace eva
