@@ -18,9 +18,11 @@
 #include <boost/program_options.hpp>
 
 #include "arch_config.hpp"
+#include "common/describe.hpp"
 #include "common/error.hpp"
 #include "common/report_handler.hpp"
 #include "common/vq_math.hpp"
+#include "platform.hpp"
 #include "model_config.hpp"
 #include "npy.hpp"
 #include "report.hpp"
@@ -40,6 +42,7 @@ usage: eva-sim <command> [options]
 commands:
   list {archs|models|dram|datasets}   built-in names
   config   --arch A                   print the effective architecture configuration
+  describe --arch A                   the platform's module tree and socket bindings
   gemm     --arch A --m M --n N --k K one FC layer: M x K activations times K x N weights
   run      --arch A --model M         a whole model: --phase decode|prefill|e2e
   vq-gemv  --x X.npy --codebooks CB.npy --indices IDX.npy --out Y.npy
@@ -93,6 +96,21 @@ int cmd_config(const std::string& command, const std::vector<std::string>& args)
   const auto vm = parse(command, args, d);
   const SimOptions s = sim_options(vm);
   std::cout << to_yaml(arch_from(vm, command, s)) << "\n";
+  return 0;
+}
+
+int cmd_describe(const std::string& command, const std::vector<std::string>& args) {
+  po::options_description d("describe options");
+  d.add_options()("arch", po::value<std::string>(), "architecture name or YAML file");
+  add_sim_options(d);
+  const auto vm = parse(command, args, d);
+  const SimOptions s = sim_options(vm);
+  const ArchConfig arch = arch_from(vm, command, s);
+  // Elaborated, never simulated: the tree and bindings as the kernel holds them.
+  Platform platform("platform", arch);
+  std::cout << fmt::format("{} on {}: modules, and every TLM socket with what it is bound to\n", arch.name,
+                           arch.dram.preset)
+            << describe_tree({&platform});
   return 0;
 }
 
@@ -327,7 +345,7 @@ int cmd_dram_bench(const std::string& command, const std::vector<std::string>& a
 }
 
 const std::map<std::string, Command>& commands() {
-  static const std::map<std::string, Command> table = {{"list", cmd_list},         {"config", cmd_config},
+  static const std::map<std::string, Command> table = {{"list", cmd_list},         {"config", cmd_config}, {"describe", cmd_describe},
                                                        {"gemm", cmd_gemm},         {"run", cmd_run},
                                                        {"compare", cmd_compare},   {"e2e", cmd_e2e},
                                                        {"vq-gemv", cmd_vq_gemv},   {"sweep", cmd_sweep},

@@ -190,3 +190,34 @@ TEST_CASE("Bad input: DRAM geometry that is not a power of two") {
 TEST_CASE("Bad input: an address mapping that misses a field") {
   rejects(gemm_with({"--dram", "ddr4-3200", "--set", "dram.address_mapping=ro,ba,co,bg,ch"}), "dram.address_mapping");
 }
+
+TEST_CASE("describe --arch eva: the epilogue units and the array bound to the OC SRAM, the DMA to the DRAM") {
+  Scratch dir;
+  const Run r = eva_sim(dir, {"describe", "--arch", "eva", "--set", "epilogue.units=2"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("epilogue_0  (eva::EpilogueUnit)") != std::string::npos);
+  CHECK(r.out.find("epilogue_2") == std::string::npos);  // the tree follows the config
+  CHECK(r.out.find("oc  (eva::Sram)") != std::string::npos);
+  CHECK(r.out.find("lookup_socket  [target socket]  <- platform.eva.array.oc_socket  <- "
+                   "platform.eva.epilogue_0.lookup_socket  <- platform.eva.epilogue_1.lookup_socket") != std::string::npos);
+  CHECK(r.out.find("initiator_socket  [initiator socket]  -> platform.dram.target_socket") != std::string::npos);
+  CHECK(dir.files().empty());
+}
+
+TEST_CASE("describe --arch figlut: no OC SRAM, the array's OC port unbound") {
+  Scratch dir;
+  const Run r = eva_sim(dir, {"describe", "--arch", "figlut"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("(eva::FiglutAccelerator)") != std::string::npos);
+  CHECK(r.out.find("oc_socket  [initiator socket]  unbound") != std::string::npos);
+  CHECK(r.out.find("EpilogueUnit") == std::string::npos);
+}
+
+TEST_CASE("Bad input: describe of an unknown architecture") {
+  Scratch dir;
+  const Run r = eva_sim(dir, {"describe", "--arch", "nope"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--arch") != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+}
