@@ -12,12 +12,17 @@ struct BufferConfig {
   int weight_kib = 128;
   int input_kib = 256;
   int output_kib = 128;
+  // EVA's codebook buffer: not published. Two sets of resident AQLM codebooks
+  // of up to 4 x 2^8 entries x d = 8, FP16 (16 KiB each), double-buffered:
+  // an assumption of this model.
+  int codebook_kib = 32;
 
   template <class V>
   void visit(V& v) {
     v.field("weight_kib", weight_kib, between(1, 1 << 20), "weight buffer, KiB");
     v.field("input_kib", input_kib, between(1, 1 << 20), "activation buffer, KiB");
     v.field("output_kib", output_kib, between(1, 1 << 20), "output buffer, KiB");
+    v.field("codebook_kib", codebook_kib, between(1, 1 << 20), "codebook buffer (EVA), KiB");
   }
 };
 

@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -43,16 +44,28 @@ std::vector<SocketBinding> socket_bindings(const std::vector<const sc_core::sc_o
           if (dynamic_cast<const TargetSocket*>(&o)) targets.push_back(&o);
         },
         0);
-  // Each target socket's backward port holds one interface per initiator bound to it.
-  std::map<const sc_core::sc_interface*, const sc_core::sc_object*> target_of;
+  // Forward: each initiator socket's port holds the forward interface of each
+  // target it is bound to (a multi-initiator socket, one per target).
+  // Backward: each target socket's port holds the backward interface of each
+  // initiator bound to it (a multi-target socket, one per initiator). Either
+  // finds a binding; multi-sockets put their own binders on the other path.
+  std::map<const sc_core::sc_interface*, const sc_core::sc_object*> target_fw, target_of_bw;
   for (const sc_core::sc_object* t : targets) {
-    const auto& port = dynamic_cast<const TargetSocket&>(*t).get_base_port();
-    for (int i = 0; i < port.size(); ++i) target_of[port.get_interface(i)] = t;
+    const auto& socket = dynamic_cast<const TargetSocket&>(*t);
+    target_fw[socket.get_base_export().get_interface()] = t;
+    const auto& port = socket.get_base_port();
+    for (int i = 0; i < port.size(); ++i) target_of_bw[port.get_interface(i)] = t;
   }
   std::vector<SocketBinding> out;
   for (const sc_core::sc_object* i : initiators) {
-    const sc_core::sc_interface* bw = dynamic_cast<const InitiatorSocket&>(*i).get_base_export().get_interface();
-    if (const auto t = target_of.find(bw); bw && t != target_of.end()) out.push_back({i->name(), t->second->name()});
+    const auto& socket = dynamic_cast<const InitiatorSocket&>(*i);
+    std::vector<const sc_core::sc_object*> found;
+    const auto& port = socket.get_base_port();
+    for (int k = 0; k < port.size(); ++k)
+      if (const auto t = target_fw.find(port.get_interface(k)); t != target_fw.end()) found.push_back(t->second);
+    if (const auto t = target_of_bw.find(socket.get_base_export().get_interface()); t != target_of_bw.end())
+      if (std::find(found.begin(), found.end(), t->second) == found.end()) found.push_back(t->second);
+    for (const sc_core::sc_object* t : found) out.push_back({i->name(), t->name()});
   }
   return out;
 }

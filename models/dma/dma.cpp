@@ -112,6 +112,18 @@ sc_core::sc_time Dma::sram_access(tlm::tlm_command cmd, std::uint64_t addr, std:
   return delay;
 }
 
+// A timing-only load moves no data into the SRAM, so its SRAM writes are
+// counted once, when the job starts, rather than burst by burst: all bytes
+// but the last burst's in one access (their writes overlap the arrivals),
+// the last burst's apart, as its write time ends the transfer.
+void Dma::account_timing_load(Job& job) {
+  const auto burst = static_cast<std::uint64_t>(m_config.burst_bytes);
+  const std::uint64_t total = job.rows * job.row_bytes;
+  const std::uint64_t last = job.row_bytes % burst ? job.row_bytes % burst : std::min(burst, job.row_bytes);
+  if (total > last) sram_access(tlm::TLM_WRITE_COMMAND, job.sram, nullptr, total - last, true);
+  job.state->sram_tail = sram_access(tlm::TLM_WRITE_COMMAND, job.sram + total - last, nullptr, last, true);
+}
+
 void Dma::issue_thread() {
   const auto burst = static_cast<std::uint64_t>(m_config.burst_bytes);
   for (;;) {
@@ -128,6 +140,8 @@ void Dma::issue_thread() {
       continue;
     }
     Job& job = m_jobs.front();
+    if (job.row == 0 && job.col == 0 && job.end == End::sram && job.timing_only && job.cmd == tlm::TLM_READ_COMMAND)
+      account_timing_load(job);
     Slot& slot = *m_free.back();
     m_free.pop_back();
     const std::uint64_t len = std::min(burst, job.row_bytes - job.col);
@@ -216,6 +230,11 @@ void Dma::finish(tlm::tlm_generic_payload& trans) {
                                          trans.get_address(), trans.get_response_string()));
   Slot& slot = static_cast<Slot&>(trans);  // every payload we send is a Slot
   trans.release();
+  if (slot.to_sram && slot.get_extension<TimingOnly>()) {  // written into the SRAM when its job started
+    const sc_core::sc_time tail = slot.owner->sram_tail;
+    retire(slot, sc_core::sc_time_stamp() + tail);
+    return;
+  }
   if (slot.to_sram) {  // the issue thread writes it into the SRAM
     m_to_sram.push_back(&slot);
     m_wakeup.notify(sc_core::SC_ZERO_TIME);

@@ -48,6 +48,9 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
       sc_core::sc_time start = sc_core::SC_ZERO_TIME;  // when it was started (timelines)
       std::uint64_t bytes = 0;
       bool write = false;
+      // Timing-only loads into an SRAM: the write of the last burst, which
+      // ends the transfer (the others overlap the bursts still arriving).
+      sc_core::sc_time sram_tail = sc_core::SC_ZERO_TIME;
       sc_core::sc_event finished;
     };
     std::shared_ptr<State> m_state;
@@ -114,6 +117,7 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
 
   Transfer start(Job job);
   void issue_thread();
+  void account_timing_load(Job& job);
   void send(Slot& slot);
   void finish(tlm::tlm_generic_payload& trans);
   void retire(Slot& slot, const sc_core::sc_time& done);

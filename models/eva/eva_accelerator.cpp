@@ -20,15 +20,15 @@ namespace eva {
 // The state of one VQ layer in flight, shared by its threads.
 struct EvaPlan {
   EvaPlan(const GemmDescriptor& d, EvaTiler t, std::uint64_t index_slots)
-      : op(d), tiler(std::move(t)), idx_slots(index_slots), idx_buf(index_slots) {}
+      : op(d), tiler(std::move(t)), idx_at(index_slots), idx_slots(index_slots) {}
   const GemmDescriptor& op;
   const EvaTiler tiler;
-  // Functional data on its way through the on-chip buffers.
-  std::vector<half_bits> act[2];
-  std::vector<half_bits> cb[2];
+  // Local addresses of the double-buffered activations, codebooks and index
+  // chunks; the FP32 column accumulators (functional runs).
+  std::uint64_t act_at[2] = {}, cb_at[2] = {};
+  std::vector<std::uint64_t> idx_at;
   std::vector<float> y[2];
   Slots act_slots{2}, cb_slots{2}, oc_slots{2}, y_slots{2}, idx_slots;
-  std::vector<std::vector<std::uint8_t>> idx_buf;
   std::vector<std::uint64_t> idx_free;  // free index-buffer slots
   struct OcInput {
     std::uint64_t pass;
@@ -59,6 +59,12 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
                                                          config.area.epilogue_unit_mm2));
                      }),
       vector("vector", config.vector, config.clock_mhz, UnitPower(config.energy.vector_w, config.energy, config.area.vector_mm2)),
+      input_buffer("input_buffer", buffer_sram(config.buffers.input_kib, config.energy.input.read_pj_per_bit, config.energy.input.write_pj_per_bit), config.clock_mhz),
+      codebook_buffer("codebook_buffer", buffer_sram(config.buffers.codebook_kib, config.energy.codebook.read_pj_per_bit, config.energy.codebook.write_pj_per_bit), config.clock_mhz),
+      index_buffer("index_buffer", buffer_sram(config.buffers.weight_kib, config.energy.weight.read_pj_per_bit, config.energy.weight.write_pj_per_bit), config.clock_mhz),
+      output_buffer("output_buffer", buffer_sram(config.buffers.output_kib, config.energy.output.read_pj_per_bit, config.energy.output.write_pj_per_bit), config.clock_mhz),
+      bus("bus"),
+      buffer_port("buffer_port"),
       m_config(config),
       m_clock(config.clock_mhz),
       m_lookups(static_cast<std::uint64_t>(config.epilogue.units) *
@@ -79,6 +85,18 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
       m_kv(config.formats.kv_bits) {
   array.oc_socket.bind(oc.lookup_socket);
   for (EpilogueUnit& u : epilogue_units) u.lookup_socket.bind(oc.lookup_socket);
+  std::uint64_t base = 0;
+  for (Sram* b : {&input_buffer, &codebook_buffer, &index_buffer, &output_buffer}) {
+    bus.attach(b->target_socket, base, b->size());
+    base += b->size();
+  }
+  m_input_base = bus.base(0);
+  m_codebook_base = bus.base(1);
+  m_index_base = bus.base(2);
+  m_output_base = bus.base(3);
+  dma.sram_socket.bind(bus.target_socket);
+  array.buffer_port.bind(bus.target_socket);
+  buffer_port.bind(bus.target_socket);
   add_priced_part(m_buffers);
 }
 
@@ -86,6 +104,10 @@ std::vector<const StatGroup*> EvaAccelerator::stat_groups() {
   oc.flush_stats();
   std::vector<const StatGroup*> g = {&dma.stats(), &array.stats()};
   for (const EpilogueUnit& u : epilogue_units) g.push_back(&u.stats());
+  for (Sram* b : {&input_buffer, &codebook_buffer, &index_buffer, &output_buffer}) {
+    b->flush_stats();
+    g.push_back(&b->stats());
+  }
   for (const StatGroup* s : {&oc.stats(), &vector.stats(), &m_traffic.stats()}) g.push_back(s);
   return g;
 }
@@ -138,6 +160,29 @@ void EvaAccelerator::check(const GemmDescriptor& op) const {
     throw InputError(fmt::format("oc.banks ({}) must be at least the epilogue's lookups per cycle ({})",
                                  m_config.oc.banks, tiler(op.m, op.k, op.n).block_rows()));
   if (m_depth == 0) throw InputError("oc.size_kib: too small for two halves of one entry per bank");
+  // Decode mode's double-buffered operands must fit their buffers' halves.
+  if (!prefill(op.m)) {
+    const EvaTiler t = tiler(op.m, op.k, op.n);
+    const auto d = static_cast<std::uint64_t>(f.vector_dim);
+    const std::uint64_t entries = 1ull << f.index_bits;
+    std::uint64_t act = 0, cb = 0;
+    for (std::uint64_t i = 0; i < t.size(); ++i) {
+      const EvaPass p = t.at(i);
+      act = std::max(act, p.m * p.v * d * 2);
+      cb = std::max(cb, (t.codebooks_resident() ? static_cast<std::uint64_t>(f.codebooks) * entries : p.e) * d * 2);
+    }
+    const auto half = [](int kib) { return static_cast<std::uint64_t>(kib) * 1024 / 2; };
+    if (act > half(m_config.buffers.input_kib))
+      throw InputError(fmt::format("buffers.input_kib: {} KiB cannot double-buffer {} B of activations",
+                                   m_config.buffers.input_kib, act));
+    if (cb > half(m_config.buffers.codebook_kib))
+      throw InputError(fmt::format("buffers.codebook_kib: {} KiB cannot double-buffer {} B of codebooks",
+                                   m_config.buffers.codebook_kib, cb));
+    if (EvaTiler::tile_cols * t.column_bytes(t.block_rows()) > half(m_config.buffers.weight_kib))
+      throw InputError(fmt::format("buffers.weight_kib: {} KiB (the index buffer) cannot double-buffer one "
+                                   "tile of index columns",
+                                   m_config.buffers.weight_kib));
+  }
   if (prefill(op.m)) {
     if (op.functional)
       throw InputError(
@@ -157,14 +202,16 @@ std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
   }
   // Index chunks: as many whole column tiles as fit half the index buffer
   // for a whole block of sub-vectors.
-  const std::uint64_t index_buffer = static_cast<std::uint64_t>(m_config.buffers.weight_kib) * 1024;
+  const std::uint64_t index_bytes = index_buffer.size();
   const std::uint64_t col_bytes = t.column_bytes(t.block_rows());
   const std::uint64_t tc = EvaTiler::tile_cols;
   EvaPlan plan(op, t, 2);
-  plan.chunk_cols = std::max<std::uint64_t>(tc, index_buffer / 2 / col_bytes / tc * tc);
+  plan.chunk_cols = std::max<std::uint64_t>(tc, index_bytes / 2 / col_bytes / tc * tc);
   for (std::uint64_t s = 0; s < 2; ++s) plan.idx_free.push_back(s);
-  if (op.functional) {
-    for (auto& b : plan.idx_buf) b.resize(t.block_rows() * t.column_bytes(plan.chunk_cols));
+  for (int h = 0; h < 2; ++h) {
+    plan.act_at[h] = m_input_base + static_cast<std::uint64_t>(h) * (input_buffer.size() / 2);
+    plan.cb_at[h] = m_codebook_base + static_cast<std::uint64_t>(h) * (codebook_buffer.size() / 2);
+    plan.idx_at[static_cast<std::size_t>(h)] = m_index_base + static_cast<std::uint64_t>(h) * (index_buffer.size() / 2);
   }
   sc_core::sc_process_handle workers[] = {
       sc_core::sc_spawn([this, &plan] { fetch(plan); }, sc_core::sc_gen_unique_name("fetch")),
@@ -205,10 +252,8 @@ void EvaAccelerator::fetch(EvaPlan& plan) {
       plan.act_slots.acquire();
       act_slot ^= 1;
       const std::uint64_t row = p.v * d * 2;
-      if (op.functional) plan.act[act_slot].assign(p.m * p.v * d, 0);
-      act = dma.start_read(op.act_addr + (p.m0 * op.k + p.v0 * d) * 2, row, p.m, op.k * 2,
-                           op.functional ? reinterpret_cast<std::uint8_t*>(plan.act[act_slot].data()) : nullptr);
-      m_traffic.write(BufferTraffic::input, static_cast<double>(row * p.m * 8));
+      act = dma.start_load(op.act_addr + (p.m0 * op.k + p.v0 * d) * 2, row, p.m, op.k * 2,
+                           plan.act_at[act_slot], !op.functional);
     }
     if (p.new_codebook) {
       plan.cb_slots.acquire();
@@ -222,10 +267,7 @@ void EvaAccelerator::fetch(EvaPlan& plan) {
                  p.e0) *
                     d;
       const std::uint64_t count = all ? static_cast<std::uint64_t>(f.codebooks) * entries * d : p.e * d;
-      if (op.functional) plan.cb[cb_slot].assign(count, 0);
-      cb = dma.start_read(op.codebook_addr + first * 2, count * 2, 1, count * 2,
-                          op.functional ? reinterpret_cast<std::uint8_t*>(plan.cb[cb_slot].data()) : nullptr);
-      m_traffic.write(BufferTraffic::codebook, static_cast<double>(count * 2 * 8));
+      cb = dma.start_load(op.codebook_addr + first * 2, count * 2, 1, count * 2, plan.cb_at[cb_slot], !op.functional);
     }
     plan.to_array.push({i, act, cb, act_slot, cb_slot});
   }
@@ -247,20 +289,20 @@ void EvaAccelerator::fetch_indices(EvaPlan& plan) {
       const std::uint64_t t0 = (p.n0 + j0) / tc, tiles = (cols + tc - 1) / tc;
       const std::uint64_t full = cols / tc, run = p.v * tl.column_bytes(tc);
       const std::uint64_t stride = tl.block_size(p.v0 / tl.block_rows()) * tl.column_bytes(tc);
-      std::uint8_t* buf = op.functional ? plan.idx_buf[slot].data() : nullptr;
+      const std::uint64_t at = plan.idx_at[slot];
       Dma::Transfer last;
       std::uint64_t bytes = 0;
       if (full) {
-        last = dma.start_read(op.weight_addr + tl.run_offset(p.codebook, p.v0, t0), run, full, stride, buf);
+        last = dma.start_load(op.weight_addr + tl.run_offset(p.codebook, p.v0, t0), run, full, stride, at,
+                              !op.functional);
         bytes += run * full;
       }
       if (tiles > full) {
         const std::uint64_t narrow = p.v * tl.column_bytes(tl.tile_width(t0 + full));
-        last = dma.start_read(op.weight_addr + tl.run_offset(p.codebook, p.v0, t0 + full), narrow, 1, narrow,
-                              buf ? buf + full * run : nullptr);
+        last = dma.start_load(op.weight_addr + tl.run_offset(p.codebook, p.v0, t0 + full), narrow, 1, narrow,
+                              at + full * run, !op.functional);
         bytes += narrow;
       }
-      m_traffic.write(BufferTraffic::weight, static_cast<double>(bytes * 8));
       plan.chunks.push({i, j0, cols, bytes, slot, last});
     }
   }
@@ -288,25 +330,26 @@ void EvaAccelerator::compute_oc(EvaPlan& plan) {
     half ^= 1;
     const std::uint64_t rows = p.v * p.m;  // OC row r = vv x m + mm, in bank r
     SystolicArray::OcOutput out{static_cast<std::uint64_t>(half) * half_bytes, banks, nullptr};
+    // The array streams the pass's activations and codebook entries in from
+    // their buffers and writes its OC entries (FP16) into the OC SRAM.
+    const std::uint64_t cb_at =
+        plan.cb_at[in.cb_slot] +
+        (plan.tiler.codebooks_resident() ? (static_cast<std::uint64_t>(p.codebook) * entries + p.e0) * d * 2 : 0);
+    array.buffer_port.touch(tlm::TLM_READ_COMMAND, plan.act_at[in.act_slot], rows * d * 2);
+    array.buffer_port.touch(tlm::TLM_READ_COMMAND, cb_at, p.e * d * 2);
     if (op.functional) {
-      const half_bits* cb =
-          plan.tiler.codebooks_resident()
-              ? plan.cb[in.cb_slot].data() + (static_cast<std::uint64_t>(p.codebook) * entries + p.e0) * d
-              : plan.cb[in.cb_slot].data();
+      const auto* cb = reinterpret_cast<const half_bits*>(array.buffer_port.direct(cb_at, p.e * d * 2));
+      const auto* act =
+          reinterpret_cast<const half_bits*>(array.buffer_port.direct(plan.act_at[in.act_slot], rows * d * 2));
       values.resize(p.e * rows);
       for (std::uint64_t vv = 0; vv < p.v; ++vv)
         for (std::uint64_t mm = 0; mm < p.m; ++mm) {
           const std::uint64_t r = vv * p.m + mm;
-          oc_row(plan.act[in.act_slot].data() + mm * p.v * d + vv * d, cb, static_cast<int>(p.e), static_cast<int>(d),
-                 row.data());
+          oc_row(act + mm * p.v * d + vv * d, cb, static_cast<int>(p.e), static_cast<int>(d), row.data());
           for (std::uint64_t e = 0; e < p.e; ++e) values[e * rows + r] = row[e];
         }
       out.values = values.data();
     }
-    // The array streams the pass's activations and codebook entries in and
-    // writes its OC entries (FP16) into the OC SRAM.
-    m_traffic.read(BufferTraffic::input, static_cast<double>(p.v * p.m * d * 16));
-    m_traffic.read(BufferTraffic::codebook, static_cast<double>(p.e * d * 16));
     array.run_oc(rows, d, p.e, out);
     plan.oc_ready.push({in.pass, half});
   }
@@ -342,13 +385,15 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
       job.oc_base = static_cast<std::uint64_t>(half) * half_bytes;
       job.entry0 = p.e0;
       job.entries = p.e;
+      // The chunk's indices leave the index buffer for the units.
+      buffer_port.touch(tlm::TLM_READ_COMMAND, plan.idx_at[c.slot], c.bytes);
       if (op.functional) {
-        // The index buffer's read port: the chunk's indices, [column][sub-vector].
+        const std::uint8_t* idx = buffer_port.direct(plan.idx_at[c.slot], c.bytes);
         indices.resize(c.cols * p.v);
         for (std::uint64_t j = 0; j < c.cols; ++j) {
           const std::uint64_t ti = j / tc, width = std::min(tc, c.cols - ti * tc);
           for (std::uint64_t vv = 0; vv < p.v; ++vv)
-            indices[j * p.v + vv] = unpack_index(plan.idx_buf[c.slot].data() + ti * p.v * plan.tiler.column_bytes(tc) +
+            indices[j * p.v + vv] = unpack_index(idx + ti * p.v * plan.tiler.column_bytes(tc) +
                                                      vv * plan.tiler.column_bytes(width),
                                                  j % tc, f.index_bits);
         }
@@ -370,7 +415,6 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
           for (std::uint64_t mm = 0; mm < p.m; ++mm)
             for (std::uint64_t j = 0; j < c.cols; ++j)
               plan.y[ybuf][mm * op.n + p.n0 + c.j0 + j] += partial[u][mm * c.cols + j];
-      m_traffic.read(BufferTraffic::weight, static_cast<double>(c.bytes * 8));
       if (Timeline* t = Timeline::of(*this))
         t->span("epilogue", fmt::format("{} columns", c.cols), start, sc_core::sc_time_stamp());
       plan.idx_free.push_back(c.slot);
@@ -379,9 +423,9 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
     }
     // The columns' FP32 accumulators: read and written by every pass after
     // the first of the row tile.
-    const double acc_bits = static_cast<double>(p.m * p.n * 32);
-    if (!p.first_of_rows) m_traffic.read(BufferTraffic::output, acc_bits);
-    m_traffic.write(BufferTraffic::output, acc_bits);
+    const std::uint64_t acc_bytes = p.m * p.n * 4;
+    if (!p.first_of_rows) buffer_port.stream(tlm::TLM_READ_COMMAND, m_output_base, output_buffer.size(), acc_bytes);
+    buffer_port.stream(tlm::TLM_WRITE_COMMAND, m_output_base, output_buffer.size(), acc_bytes);
     plan.oc_slots.release();
     if (p.last_of_rows) {
       wait(m_clock.cycles(m_pipeline));  // the adder trees drain
@@ -400,7 +444,7 @@ void EvaAccelerator::store(EvaPlan& plan) {
       out.resize(p.m * op.n);
       for (std::size_t i = 0; i < out.size(); ++i) out[i] = float_to_half(plan.y[ybuf][i]);
     }
-    m_traffic.read(BufferTraffic::output, static_cast<double>(p.m * op.n * 32));
+    buffer_port.stream(tlm::TLM_READ_COMMAND, m_output_base, output_buffer.size(), p.m * op.n * 4);
     dma.write(op.out_addr + p.m0 * op.n * 2, p.m * op.n * 2,
               op.functional ? reinterpret_cast<const std::uint8_t*>(out.data()) : nullptr);
     plan.y_slots.release();

@@ -26,10 +26,12 @@
 
 #include "common/accelerator.hpp"
 #include "common/clock.hpp"
+#include "bus/local_bus.hpp"
 #include "dma/dma.hpp"
 #include "epilogue/epilogue_unit.hpp"
 #include "eva/eva_config.hpp"
 #include "eva/eva_tiler.hpp"
+#include "sram/buffer_port.hpp"
 #include "sram/sram.hpp"
 #include "systolic/systolic_array.hpp"
 #include "systolic/ws_gemm.hpp"
@@ -46,6 +48,13 @@ class EvaAccelerator : public Accelerator {
   Sram oc;
   sc_core::sc_vector<EpilogueUnit> epilogue_units;
   VectorUnit vector;
+  // The on-chip buffers the DMA fills through the local bus: activations,
+  // codebooks, indices (buffers.weight_kib) and the outputs' accumulators.
+  Sram input_buffer, codebook_buffer, index_buffer, output_buffer;
+  LocalBus bus;
+  // The epilogue's accumulate and write-back stage: index reads for the
+  // units, accumulator updates, the outputs' drain.
+  BufferPort buffer_port;
 
   EvaAccelerator(const sc_core::sc_module_name& name, const EvaConfig& config);
 
@@ -78,7 +87,9 @@ class EvaAccelerator : public Accelerator {
   const std::uint64_t m_lookups;   // epilogue.units x epilogue.adder_inputs
   const std::uint64_t m_depth;     // OC entries per bank in one half
   const std::uint64_t m_pipeline;  // adder-tree depth: log2(adder inputs) + 1
-  BufferTraffic m_traffic;
+  // Local addresses of the buffers on the bus.
+  std::uint64_t m_input_base, m_codebook_base, m_index_base, m_output_base;
+  BufferTraffic m_traffic;  // prefill and attention (WsGemm), vector operations
   PricedBuffers m_buffers;
   WsGemm m_gemm;                   // prefill mode
   WsGemm m_attention;              // attention over the KV cache

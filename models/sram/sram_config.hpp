@@ -36,4 +36,16 @@ struct SramConfig {
   }
 };
 
+// An on-chip buffer of `kib` KiB at the given energies per bit. Its port has
+// the OC SRAM's width (256 B per cycle, BRIEF section 3, the only published
+// port of EVA's SRAMs), an assumption for the buffers whose geometry is not
+// published; leakage is the accelerator's (EnergyConfig::sram_leakage_w).
+inline SramConfig buffer_sram(int kib, double read_pj_per_bit, double write_pj_per_bit) {
+  SramConfig s;
+  s.size_kib = kib;
+  s.read_pj_per_bit = read_pj_per_bit;
+  s.write_pj_per_bit = write_pj_per_bit;
+  return s;
+}
+
 }  // namespace eva

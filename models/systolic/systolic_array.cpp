@@ -10,6 +10,7 @@ SystolicArray::SystolicArray(const sc_core::sc_module_name& name, const Systolic
                              const UnitPower& power)
     : sc_module(name),
       oc_socket("oc_socket"),
+      buffer_port("buffer_port"),
       m_config(config),
       m_timing(config),
       m_clock(clock_mhz),

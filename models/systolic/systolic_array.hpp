@@ -13,6 +13,7 @@
 #include "common/energy.hpp"
 #include "common/fp16.hpp"
 #include "common/stats.hpp"
+#include "sram/buffer_port.hpp"
 #include "sram/lane_access.hpp"
 #include "systolic/systolic_config.hpp"
 #include "systolic/ws_timing.hpp"
@@ -24,6 +25,8 @@ class SystolicArray : public sc_core::sc_module, public PricedUnit {
   // FP16 mode's output port: OC rows written into an OC SRAM's lookup_socket
   // (EVA); unbound in the weight-stationary accelerators.
   tlm_utils::simple_initiator_socket_optional<SystolicArray> oc_socket;
+  // Its operands' port into the on-chip buffers (through the local bus).
+  BufferPort buffer_port;
 
   SystolicArray(const sc_core::sc_module_name& name, const SystolicConfig& config, double clock_mhz,
                 const UnitPower& power);

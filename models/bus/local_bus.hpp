@@ -1,0 +1,52 @@
+#pragma once
+// An accelerator's on-chip interconnect: a target socket that every unit
+// reaching the buffers binds to (the DMA's SRAM port, the array's and the
+// vector unit's buffer ports) and an initiator socket bound to every on-chip
+// buffer, each buffer a window of the local address map. A transaction goes to the window holding
+// its address, rebased to the buffer's own addresses; DMI grants come back
+// translated to the local map. The bus adds no time (a buffer's own port
+// timing stands); an address outside every window answers an address error.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <systemc>
+#include <tlm>
+
+namespace eva {
+
+class LocalBus : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<LocalBus> target_socket;
+  tlm_utils::multi_passthrough_initiator_socket<LocalBus> initiator_socket;
+
+  explicit LocalBus(const sc_core::sc_module_name& name);
+  LocalBus(const LocalBus&) = delete;
+  LocalBus& operator=(const LocalBus&) = delete;
+
+  // Binds `target` (a buffer's target socket) as the window [base, base + size).
+  template <class Socket>
+  void attach(Socket& target, std::uint64_t base, std::uint64_t size) {
+    initiator_socket.bind(target);
+    m_windows.push_back({base, size});
+  }
+  // The base of window `i`, in the order attached.
+  std::uint64_t base(std::size_t i) const { return m_windows.at(i).base; }
+
+ private:
+  struct Window {
+    std::uint64_t base, size;
+  };
+  // The window holding [addr, addr + len), or -1.
+  int decode(std::uint64_t addr, std::uint64_t len) const;
+  void b_transport(int from, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  unsigned int transport_dbg(int from, tlm::tlm_generic_payload& trans);
+  bool get_direct_mem_ptr(int from, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
+  void invalidate(int port, sc_dt::uint64 start, sc_dt::uint64 end);
+
+  std::vector<Window> m_windows;
+};
+
+}  // namespace eva

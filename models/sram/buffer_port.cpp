@@ -1,0 +1,52 @@
+#include "sram/buffer_port.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace eva {
+
+sc_core::sc_time BufferPort::touch(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes) {
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  if (bytes == 0) return delay;
+  tlm::tlm_generic_payload p;
+  TimingOnly ext;
+  p.set_command(cmd);
+  p.set_address(addr);
+  p.set_data_ptr(nullptr);
+  p.set_data_length(static_cast<unsigned int>(bytes));
+  p.set_streaming_width(static_cast<unsigned int>(bytes));
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  p.set_extension(&ext);
+  (*this)->b_transport(p, delay);
+  p.clear_extension(&ext);
+  if (p.is_response_error())
+    throw std::runtime_error(std::string(name()) + ": buffer access of " + std::to_string(bytes) + " B at " +
+                             std::to_string(addr) + " failed: " + p.get_response_string());
+  return delay;
+}
+
+void BufferPort::stream(tlm::tlm_command cmd, std::uint64_t base, std::uint64_t size, std::uint64_t bytes) {
+  for (std::uint64_t done = 0; done < bytes;) {
+    const std::uint64_t piece = std::min(size, bytes - done);
+    touch(cmd, base, piece);
+    done += piece;
+  }
+}
+
+std::uint8_t* BufferPort::direct(std::uint64_t addr, std::uint64_t bytes) {
+  for (const tlm::tlm_dmi& d : m_dmi)
+    if (addr >= d.get_start_address() && addr + bytes - 1 <= d.get_end_address())
+      return d.get_dmi_ptr() + (addr - d.get_start_address());
+  tlm::tlm_generic_payload p;
+  p.set_command(tlm::TLM_READ_COMMAND);
+  p.set_address(addr);
+  tlm::tlm_dmi dmi;
+  if (!(*this)->get_direct_mem_ptr(p, dmi) || addr + bytes - 1 > dmi.get_end_address())
+    throw std::runtime_error(std::string(name()) + ": no direct access to " + std::to_string(bytes) + " B at " +
+                             std::to_string(addr));
+  m_dmi.push_back(dmi);
+  return dmi.get_dmi_ptr() + (addr - dmi.get_start_address());
+}
+
+}  // namespace eva
