@@ -171,6 +171,20 @@ class PricedBuffers : public PricedUnit {
   const double m_area;
 };
 
+// The buffers' leakage (EnergyConfig::sram_leakage_w, the artifact's figure
+// for all of them) and area (AreaConfig::buffer_mm2), where each buffer is an
+// Sram module pricing its own accesses.
+class PricedLeakage : public PricedUnit {
+ public:
+  PricedLeakage(const EnergyConfig& energy, double area_mm2) : m_watts(energy.sram_leakage_w), m_area(area_mm2) {}
+  const char* energy_group() const override { return "buffers"; }
+  double energy_j(double seconds) const override { return m_watts * seconds; }
+  double area_mm2() const override { return m_area; }
+
+ private:
+  double m_watts, m_area;
+};
+
 // A datapath that is not a module of its own, priced by the busy cycles a
 // statistic counts (vq-conflict's lookup lanes and their multiply-adds).
 class PricedCounter : public PricedUnit {

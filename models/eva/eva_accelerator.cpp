@@ -72,32 +72,42 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
       m_depth(static_cast<std::uint64_t>(config.oc.size_kib) * 1024 / 2 /
               (static_cast<std::uint64_t>(config.oc.banks) * static_cast<std::uint64_t>(config.oc.bank_width_bytes))),
       m_pipeline(static_cast<std::uint64_t>(std::ceil(std::log2(std::max(2, config.epilogue.adder_inputs)))) + 1),
-      m_buffers(m_traffic, config.energy, config.area.buffer_mm2),
+      m_input_base(buffer_bases(config.buffers)[0]),
+      m_codebook_base(buffer_bases(config.buffers)[1]),
+      m_index_base(buffer_bases(config.buffers)[2]),
+      m_output_base(buffer_bases(config.buffers)[3]),
+      m_leakage(config.energy, config.area.buffer_mm2),
       // Prefill: A8 activations and outputs, INT32 accumulators (the EVA
       // artifact's vqarray_2_prefill, as its dense baselines).
-      m_gemm(dma, array, m_traffic,
+      m_gemm(dma, array, WsBuffers{m_input_base, m_index_base, m_output_base},
              WsGemmConfig{config.systolic, config.buffers, FormatConfig{8, 8, 8, 32, 16}, config.tiling}),
       // Attention: the INT8 array's weight-stationary mode over the KV cache,
       // FP16 activations and outputs (as the artifact runs attention on the
       // prefill array; here the KV cache keeps formats.kv_bits).
-      m_attention(dma, array, m_traffic,
+      m_attention(dma, array, WsBuffers{m_input_base, m_index_base, m_output_base},
                   WsGemmConfig{config.systolic, config.buffers, config.formats.kv_formats(), config.tiling}),
       m_kv(config.formats.kv_bits) {
   array.oc_socket.bind(oc.lookup_socket);
   for (EpilogueUnit& u : epilogue_units) u.lookup_socket.bind(oc.lookup_socket);
-  std::uint64_t base = 0;
-  for (Sram* b : {&input_buffer, &codebook_buffer, &index_buffer, &output_buffer}) {
-    bus.attach(b->target_socket, base, b->size());
-    base += b->size();
-  }
-  m_input_base = bus.base(0);
-  m_codebook_base = bus.base(1);
-  m_index_base = bus.base(2);
-  m_output_base = bus.base(3);
+  bus.attach(input_buffer.target_socket, m_input_base, input_buffer.size());
+  bus.attach(codebook_buffer.target_socket, m_codebook_base, codebook_buffer.size());
+  bus.attach(index_buffer.target_socket, m_index_base, index_buffer.size());
+  bus.attach(output_buffer.target_socket, m_output_base, output_buffer.size());
   dma.sram_socket.bind(bus.target_socket);
   array.buffer_port.bind(bus.target_socket);
+  vector.buffer_port.bind(bus.target_socket);
   buffer_port.bind(bus.target_socket);
-  add_priced_part(m_buffers);
+  add_priced_part(m_leakage);
+}
+
+std::vector<std::uint64_t> EvaAccelerator::buffer_bases(const BufferConfig& b) {
+  std::vector<std::uint64_t> bases;
+  std::uint64_t at = 0;
+  for (int kib : {b.input_kib, b.codebook_kib, b.weight_kib, b.output_kib}) {
+    bases.push_back(at);
+    at += static_cast<std::uint64_t>(kib) * 1024;
+  }
+  return bases;
 }
 
 std::vector<const StatGroup*> EvaAccelerator::stat_groups() {
@@ -108,7 +118,7 @@ std::vector<const StatGroup*> EvaAccelerator::stat_groups() {
     b->flush_stats();
     g.push_back(&b->stats());
   }
-  for (const StatGroup* s : {&oc.stats(), &vector.stats(), &m_traffic.stats()}) g.push_back(s);
+  for (const StatGroup* s : {&oc.stats(), &vector.stats()}) g.push_back(s);
   return g;
 }
 
@@ -197,7 +207,7 @@ std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
   if (op.operand == GemmOperand::kv_cache) return m_attention.run(op, m_kv);
   const EvaTiler t = tiler(op.m, op.k, op.n);
   if (prefill(op.m)) {
-    VqWeights weights(m_config.vq, t);
+    VqWeights weights(m_config.vq, t, BufferSlot{m_codebook_base, codebook_buffer.size(), false});
     return m_gemm.run(op, weights);
   }
   // Index chunks: as many whole column tiles as fit half the index buffer
@@ -236,7 +246,8 @@ std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
 }
 
 std::uint64_t EvaAccelerator::execute_vector(const VectorDescriptor& op) {
-  return run_vector_op(dma, vector, m_traffic, op);
+  return run_vector_op(dma, vector,
+                       VectorBuffers{m_input_base, input_buffer.size(), m_output_base, output_buffer.size()}, op);
 }
 
 void EvaAccelerator::fetch(EvaPlan& plan) {

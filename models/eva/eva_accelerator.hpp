@@ -71,6 +71,8 @@ class EvaAccelerator : public Accelerator {
   std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const override;
 
   EvaTiler tiler(std::uint64_t m, std::uint64_t k, std::uint64_t n) const;
+  // The buffers' windows on the local bus: input, codebook, index, output.
+  static std::vector<std::uint64_t> buffer_bases(const BufferConfig& b);
   bool prefill(std::uint64_t m) const { return m > static_cast<std::uint64_t>(m_config.vq.prefill_above_m); }
   // Cycles the epilogue needs per column for `rows` lookups.
   std::uint64_t column_cycles(std::uint64_t rows) const;
@@ -89,8 +91,7 @@ class EvaAccelerator : public Accelerator {
   const std::uint64_t m_pipeline;  // adder-tree depth: log2(adder inputs) + 1
   // Local addresses of the buffers on the bus.
   std::uint64_t m_input_base, m_codebook_base, m_index_base, m_output_base;
-  BufferTraffic m_traffic;  // prefill and attention (WsGemm), vector operations
-  PricedBuffers m_buffers;
+  PricedLeakage m_leakage;
   WsGemm m_gemm;                   // prefill mode
   WsGemm m_attention;              // attention over the KV cache
   DenseWeights m_kv;

@@ -7,7 +7,9 @@
 // sub-vector; it is taken to keep pace with the array (a 32 x 32 tile needs
 // 32 x 32 / d lookups per codebook, against M + R + C or more array cycles
 // above the prefill threshold).
+#include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 
 #include "common/vq_format.hpp"
 #include "eva/eva_tiler.hpp"
@@ -17,10 +19,14 @@ namespace eva {
 
 class VqWeights : public WeightSource {
  public:
-  VqWeights(const VqFormat& f, const EvaTiler& layout) : m_f(f), m_layout(layout) {}
+  // `codebooks`: the codebook buffer's slot for a group's codebooks.
+  VqWeights(const VqFormat& f, const EvaTiler& layout, const BufferSlot& codebooks = {})
+      : m_f(f), m_layout(layout), m_codebooks(codebooks) {}
 
-  // Timing only (EVA refuses functional prefill): `dst` stays unused.
-  Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& t, std::uint8_t*) override {
+  // Timing only (EVA refuses functional prefill). The index runs of a tile go
+  // into its weight slot one after the other, from its start again when they
+  // outgrow it (a block's runs for several column tiles).
+  Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& t, const BufferSlot& slot) override {
     const auto d = static_cast<std::uint64_t>(m_f.vector_dim);
     const std::uint64_t entries = 1ull << m_f.index_bits;
     const std::uint64_t block_k = m_layout.block_rows() * d;
@@ -30,7 +36,7 @@ class VqWeights : public WeightSource {
                                 (m_f.group_n ? t.n0 / static_cast<std::uint64_t>(m_f.group_n) : 0);
     if (!m_have_group || group != m_group) {
       const std::uint64_t bytes = static_cast<std::uint64_t>(m_f.codebooks) * entries * d * 2;
-      m_last = dma.start_read(op.codebook_addr + group * bytes, bytes, 1, bytes, nullptr);
+      m_last = load(dma, op.codebook_addr + group * bytes, bytes, m_codebooks);
       m_group = group;
       m_have_group = true;
     }
@@ -40,10 +46,14 @@ class VqWeights : public WeightSource {
       // contiguous read per index tile and codebook.
       const std::uint64_t rows = m_layout.block_size(v0 / m_layout.block_rows());
       const std::uint64_t tc = EvaTiler::tile_cols;
+      std::uint64_t offset = 0;
       for (int c = 0; c < m_f.codebooks; ++c)
         for (std::uint64_t tile = t.n0 / tc; tile * tc < t.n0 + t.n; ++tile) {
           const std::uint64_t bytes = rows * m_layout.column_bytes(m_layout.tile_width(tile));
-          m_last = dma.start_read(op.weight_addr + m_layout.run_offset(c, v0, tile), bytes, 1, bytes, nullptr);
+          if (offset + bytes > slot.size) offset = 0;
+          m_last = load(dma, op.weight_addr + m_layout.run_offset(c, v0, tile), bytes,
+                        BufferSlot{slot.at + offset, slot.size - offset, false});
+          offset = (offset + bytes) % slot.size;
         }
     }
     return m_last;
@@ -57,8 +67,22 @@ class VqWeights : public WeightSource {
   }
 
  private:
+  // A timing-only load of `bytes` into `slot`, in pieces of at most the slot
+  // when it is larger (operands this control does not tile to the buffers).
+  static Dma::Transfer load(Dma& dma, std::uint64_t addr, std::uint64_t bytes, const BufferSlot& slot) {
+    if (slot.size == 0) throw std::logic_error("VqWeights: a load into an empty buffer slot");
+    Dma::Transfer last;
+    for (std::uint64_t done = 0; done < bytes;) {
+      const std::uint64_t piece = std::min(bytes - done, slot.size);
+      last = dma.start_load(addr + done, piece, 1, piece, slot.at, true);
+      done += piece;
+    }
+    return last;
+  }
+
   VqFormat m_f;
   EvaTiler m_layout;
+  BufferSlot m_codebooks;
   Dma::Transfer m_last;
   std::uint64_t m_group = 0;
   bool m_have_group = false;

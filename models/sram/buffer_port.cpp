@@ -6,20 +6,25 @@
 
 namespace eva {
 
+BufferPort::BufferPort(const char* name) : simple_initiator_socket_optional<BufferPort>(name) {
+  m_trans.set_data_ptr(nullptr);
+  m_trans.set_byte_enable_ptr(nullptr);
+  m_trans.set_extension(&m_timing_only);
+}
+
+BufferPort::~BufferPort() { m_trans.clear_extension(&m_timing_only); }
+
 sc_core::sc_time BufferPort::touch(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes) {
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   if (bytes == 0) return delay;
-  tlm::tlm_generic_payload p;
-  TimingOnly ext;
+  tlm::tlm_generic_payload& p = m_trans;
   p.set_command(cmd);
   p.set_address(addr);
-  p.set_data_ptr(nullptr);
   p.set_data_length(static_cast<unsigned int>(bytes));
   p.set_streaming_width(static_cast<unsigned int>(bytes));
+  p.set_dmi_allowed(false);
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  p.set_extension(&ext);
   (*this)->b_transport(p, delay);
-  p.clear_extension(&ext);
   if (p.is_response_error())
     throw std::runtime_error(std::string(name()) + ": buffer access of " + std::to_string(bytes) + " B at " +
                              std::to_string(addr) + " failed: " + p.get_response_string());

@@ -17,7 +17,10 @@ namespace eva {
 
 class BufferPort : public tlm_utils::simple_initiator_socket_optional<BufferPort> {
  public:
-  explicit BufferPort(const char* name) : simple_initiator_socket_optional<BufferPort>(name) {}
+  explicit BufferPort(const char* name);
+  ~BufferPort() override;
+  BufferPort(const BufferPort&) = delete;
+  BufferPort& operator=(const BufferPort&) = delete;
 
   // An access of `bytes` at local address `addr` that moves no data; returns
   // the delay the buffer annotates. Throws std::runtime_error if the address
@@ -32,6 +35,9 @@ class BufferPort : public tlm_utils::simple_initiator_socket_optional<BufferPort
 
  private:
   std::vector<tlm::tlm_dmi> m_dmi;  // granted regions
+  // One payload for every timing access, marked timing-only once.
+  tlm::tlm_generic_payload m_trans;
+  TimingOnly m_timing_only;
 };
 
 }  // namespace eva

@@ -15,6 +15,7 @@ Sram::Sram(const sc_core::sc_module_name& name, const SramConfig& config, double
       m_config(config),
       m_clock(clock_mhz),
       m_priced(priced),
+      m_cycle(m_clock.cycles(1)),
       m_data(static_cast<std::size_t>(config.size_kib) * 1024),
       m_banks(static_cast<std::uint64_t>(config.banks), static_cast<std::uint64_t>(config.bank_width_bytes),
               static_cast<std::uint64_t>(config.ports)),
@@ -48,7 +49,7 @@ void Sram::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
   if (!check(trans)) return;
   const std::uint64_t len = trans.get_data_length();
   const std::uint64_t row = static_cast<std::uint64_t>(m_config.banks) * m_config.bank_width_bytes;
-  delay += m_clock.cycles(static_cast<std::uint64_t>(m_config.latency_cycles) + (len + row - 1) / row);
+  delay += m_cycle * static_cast<double>(static_cast<std::uint64_t>(m_config.latency_cycles) + (len + row - 1) / row);
   if (!is_timing_only(trans)) {
     if (trans.is_read())
       std::memcpy(trans.get_data_ptr(), m_data.data() + trans.get_address(), len);
@@ -105,7 +106,7 @@ void Sram::lookup(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
     }
   (write ? m_bits_written : m_bits_read) +=
       8.0 * static_cast<double>(access->addrs.size() * access->repeat) * m_config.bank_width_bytes;
-  delay += m_clock.cycles(access->cycles);
+  delay += m_cycle * static_cast<double>(access->cycles);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -62,6 +62,7 @@ class Sram : public sc_core::sc_module, public PricedUnit {
   const SramConfig m_config;
   const ClockDomain m_clock;
   const bool m_priced;
+  const sc_core::sc_time m_cycle;  // one cycle (a port's delays are a few cycles: no rounding builds up)
   std::vector<std::uint8_t> m_data;
   BankModel m_banks;
   double m_bits_read = 0.0, m_bits_written = 0.0;

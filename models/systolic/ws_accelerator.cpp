@@ -15,12 +15,29 @@ WsAccelerator::WsAccelerator(const sc_core::sc_module_name& name, const WsAccele
       dma("dma", config.dma),
       array("array", config.systolic, config.clock_mhz, UnitPower(config.energy.array_w, config.energy, config.area.array_mm2)),
       vector("vector", config.vector, config.clock_mhz, UnitPower(config.energy.vector_w, config.energy, config.area.vector_mm2)),
+      input_buffer("input_buffer", buffer_sram(config.buffers.input_kib, config.energy.input.read_pj_per_bit, config.energy.input.write_pj_per_bit), config.clock_mhz),
+      weight_buffer("weight_buffer", buffer_sram(config.buffers.weight_kib, config.energy.weight.read_pj_per_bit, config.energy.weight.write_pj_per_bit), config.clock_mhz),
+      output_buffer("output_buffer", buffer_sram(config.buffers.output_kib, config.energy.output.read_pj_per_bit, config.energy.output.write_pj_per_bit), config.clock_mhz),
+      bus("bus"),
       m_config(config),
       m_clock(config.clock_mhz),
-      m_buffers(m_traffic, config.energy, config.area.buffer_mm2),
-      m_gemm(dma, array, m_traffic, gemm),
-      m_kv_gemm(dma, array, m_traffic, kv_gemm) {
-  add_priced_part(m_buffers);
+      m_leakage(config.energy, config.area.buffer_mm2),
+      m_gemm(dma, array, buffer_map(config.buffers), gemm),
+      m_kv_gemm(dma, array, buffer_map(config.buffers), kv_gemm) {
+  const WsBuffers map = buffer_map(config.buffers);
+  bus.attach(input_buffer.target_socket, map.input, input_buffer.size());
+  bus.attach(weight_buffer.target_socket, map.weight, weight_buffer.size());
+  bus.attach(output_buffer.target_socket, map.output, output_buffer.size());
+  dma.sram_socket.bind(bus.target_socket);
+  array.buffer_port.bind(bus.target_socket);
+  vector.buffer_port.bind(bus.target_socket);
+  add_priced_part(m_leakage);
+}
+
+WsBuffers WsAccelerator::buffer_map(const BufferConfig& b) {
+  const std::uint64_t in = static_cast<std::uint64_t>(b.input_kib) * 1024;
+  const std::uint64_t w = static_cast<std::uint64_t>(b.weight_kib) * 1024;
+  return WsBuffers{0, in, in + w};
 }
 
 std::uint64_t WsAccelerator::weight_bytes(std::uint64_t n, std::uint64_t k) const {
@@ -55,11 +72,17 @@ std::uint64_t WsAccelerator::execute(const GemmDescriptor& op) {
 }
 
 std::uint64_t WsAccelerator::execute_vector(const VectorDescriptor& op) {
-  return run_vector_op(dma, vector, m_traffic, op);
+  const WsBuffers map = buffer_map(m_config.buffers);
+  return run_vector_op(dma, vector, VectorBuffers{map.input, input_buffer.size(), map.output, output_buffer.size()}, op);
 }
 
 std::vector<const StatGroup*> WsAccelerator::stat_groups() {
-  return {&dma.stats(), &array.stats(), &vector.stats(), &m_traffic.stats()};
+  std::vector<const StatGroup*> g = {&dma.stats(), &array.stats(), &vector.stats()};
+  for (Sram* b : {&input_buffer, &weight_buffer, &output_buffer}) {
+    b->flush_stats();
+    g.push_back(&b->stats());
+  }
+  return g;
 }
 
 }  // namespace eva

@@ -13,7 +13,9 @@
 #include "common/accelerator.hpp"
 #include "common/clock.hpp"
 #include "common/energy.hpp"
+#include "bus/local_bus.hpp"
 #include "dma/dma.hpp"
+#include "sram/sram.hpp"
 #include "systolic/systolic_array.hpp"
 #include "systolic/ws_gemm.hpp"
 #include "vector/vector_config.hpp"
@@ -38,6 +40,9 @@ class WsAccelerator : public Accelerator {
   Dma dma;
   SystolicArray array;
   VectorUnit vector;
+  // The on-chip buffers (buffers.*_kib), filled by the DMA through the local bus.
+  Sram input_buffer, weight_buffer, output_buffer;
+  LocalBus bus;
 
   // `gemm`: the layers' GEMMs; `kv_gemm`: attention over the KV cache.
   WsAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config, const WsGemmConfig& gemm,
@@ -45,6 +50,8 @@ class WsAccelerator : public Accelerator {
   // Attention on the array: FP16 activations and outputs, the KV cache in
   // formats.kv_bits, the array's own tiles.
   static WsGemmConfig kv_gemm_config(const WsAcceleratorConfig& c);
+  // The buffers' windows on the local bus: input, weight, output, in order.
+  static WsBuffers buffer_map(const BufferConfig& b);
   WsAccelerator(const WsAccelerator&) = delete;
   WsAccelerator& operator=(const WsAccelerator&) = delete;
 
@@ -78,8 +85,7 @@ class WsAccelerator : public Accelerator {
 
   const WsAcceleratorConfig m_config;
   const ClockDomain m_clock;
-  BufferTraffic m_traffic;
-  PricedBuffers m_buffers;
+  PricedLeakage m_leakage;
   WsGemm m_gemm;
   WsGemm m_kv_gemm;
 

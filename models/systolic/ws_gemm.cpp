@@ -50,10 +50,10 @@ struct GemmPlan {
   };
   EventQueue<Fetched> ready;  // tiles whose fetch has started
   EventQueue<Done> done;      // finished output tiles
-  // Functional data: per weight slot its weights and input slice; the block's
-  // input rows; per output slot its accumulators.
-  std::vector<std::vector<std::uint8_t>> weight_data;
-  std::vector<std::uint8_t> block_data, slice_data[2];
+  // Buffer slots: weight tiles, the input (a whole block at input_at[0], or
+  // two slices), the output tiles' partial sums. Functional runs keep the
+  // accumulators (doubles, exact) per output slot.
+  std::uint64_t weight_slot_bytes = 0, output_slot_bytes = 0, input_at[2] = {};
   std::vector<std::vector<double>> acc;
   std::vector<std::uint8_t> parameters;
   Dma::Transfer parameter_transfer;
@@ -157,10 +157,12 @@ std::uint64_t WsGemm::run(const GemmDescriptor& op, WeightSource& weights, WsDat
   GemmPlan plan(op, tiler, s.weight_slots, s.output_slots, s.whole_block_input, s.slice_tiles);
   plan.weights = &weights;
   plan.datapath = datapath;
-  if (op.functional) {
-    plan.weight_data.resize(s.weight_slots);
-    plan.acc.resize(s.output_slots);
-  }
+  const std::uint64_t in_buf = static_cast<std::uint64_t>(m_config.buffers.input_kib) * 1024;
+  plan.weight_slot_bytes = static_cast<std::uint64_t>(m_config.buffers.weight_kib) * 1024 / s.weight_slots;
+  plan.output_slot_bytes = static_cast<std::uint64_t>(m_config.buffers.output_kib) * 1024 / s.output_slots;
+  plan.input_at[0] = m_buffers.input;
+  plan.input_at[1] = m_buffers.input + in_buf / 2;
+  if (op.functional) plan.acc.resize(s.output_slots);
   // The datapath's parameters (scales) come first; the first tile waits for them.
   if (datapath != nullptr && datapath->parameter_bytes(op) > 0) {
     plan.parameters.assign(datapath->parameter_bytes(op), 0);
@@ -194,13 +196,8 @@ void WsGemm::fetch(GemmPlan& plan) {
       if (t.first_in_block) {
         plan.input_block.acquire();
         const std::uint64_t row = packed_bytes(op.k, f.act_bits);
-        std::uint8_t* dst = nullptr;
-        if (op.functional) {
-          plan.block_data.assign(row * t.m, 0);
-          dst = plan.block_data.data();
-        }
-        input = m_dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k, f.act_bits), row, t.m, row, dst);
-        m_traffic.write(BufferTraffic::input, static_cast<double>(row * t.m * 8));
+        input = m_dma.start_load(op.act_addr + packed_bytes(t.m0 * op.k, f.act_bits), row, t.m, row,
+                                 plan.input_at[0], !op.functional);
       }
     } else if (t.group_first && t.k0 % (plan.slice_tiles * rows) == 0) {  // a new slice
       plan.input_block.acquire();
@@ -208,22 +205,11 @@ void WsGemm::fetch(GemmPlan& plan) {
       k0 = t.k0;
       k_width = std::min(plan.slice_tiles * rows, op.k - k0);
       const std::uint64_t row = packed_bytes(k_width, f.act_bits);
-      std::uint8_t* dst = nullptr;
-      if (op.functional) {
-        plan.slice_data[input_slot].assign(row * t.m, 0);
-        dst = plan.slice_data[input_slot].data();
-      }
-      input = m_dma.start_read(op.act_addr + packed_bytes(t.m0 * op.k + k0, f.act_bits), row, t.m,
-                               packed_bytes(op.k, f.act_bits), dst);
-      m_traffic.write(BufferTraffic::input, static_cast<double>(row * t.m * 8));
+      input = m_dma.start_load(op.act_addr + packed_bytes(t.m0 * op.k + k0, f.act_bits), row, t.m,
+                               packed_bytes(op.k, f.act_bits), plan.input_at[input_slot], !op.functional);
     }
-    std::uint8_t* wdst = nullptr;
-    if (op.functional) {
-      plan.weight_data[slot].assign(plan.weights->tile_bytes(t), 0);
-      wdst = plan.weight_data[slot].data();
-    }
-    m_traffic.write(BufferTraffic::weight, static_cast<double>(plan.weights->tile_bytes(t) * 8));
-    plan.ready.push({i, slot, input, plan.weights->fetch(m_dma, op, t, wdst), input_slot, k0, k_width});
+    const BufferSlot wslot{m_buffers.weight + slot * plan.weight_slot_bytes, plan.weight_slot_bytes, op.functional};
+    plan.ready.push({i, slot, input, plan.weights->fetch(m_dma, op, t, wslot), input_slot, k0, k_width});
   }
 }
 
@@ -247,18 +233,22 @@ void WsGemm::compute(GemmPlan& plan) {
     const std::uint64_t out_slot = open[t.n0];
     // Each tile reads its weights and input rows from the buffers and reads
     // and writes its partial sums (the first reduction tile only writes).
-    m_traffic.read(BufferTraffic::weight, static_cast<double>(plan.weights->tile_bytes(t) * 8));
-    m_traffic.read(BufferTraffic::input, static_cast<double>(packed_bytes(t.m * t.k, f.act_bits) * 8));
-    const double partial_bits = static_cast<double>(packed_bytes(t.m * t.n, f.acc_bits) * 8);
-    if (!t.first_k) m_traffic.read(BufferTraffic::output, partial_bits);
-    m_traffic.write(BufferTraffic::output, partial_bits);
+    const std::uint64_t weight_at = m_buffers.weight + in.slot * plan.weight_slot_bytes;
+    const std::uint64_t input_at = plan.input_at[plan.whole_block_input ? 0 : in.input_slot];
+    const std::uint64_t input_first = plan.whole_block_input ? t.k0 : t.k0 - in.k0;
+    const std::uint64_t input_row = plan.whole_block_input ? op.k : in.k_width;
+    const std::uint64_t output_at = m_buffers.output + out_slot * plan.output_slot_bytes;
+    const std::uint64_t partial_bytes = packed_bytes(t.m * t.n, f.acc_bits);
+    BufferPort& port = m_array.buffer_port;
+    // (A tile dequantised on chip, as EVA's prefill, is larger than its slot.)
+    port.stream(tlm::TLM_READ_COMMAND, weight_at, plan.weight_slot_bytes, plan.weights->tile_bytes(t));
+    port.touch(tlm::TLM_READ_COMMAND, input_at, packed_bytes(t.m * t.k, f.act_bits));
+    if (!t.first_k) port.touch(tlm::TLM_READ_COMMAND, output_at, partial_bytes);
+    port.touch(tlm::TLM_WRITE_COMMAND, output_at, partial_bytes);
     if (op.functional) {
-      if (plan.whole_block_input)
-        plan.datapath->tile(t, plan.block_data.data(), t.k0, op.k, plan.weight_data[in.slot].data(),
-                            plan.acc[out_slot].data());
-      else
-        plan.datapath->tile(t, plan.slice_data[in.input_slot].data(), t.k0 - in.k0, in.k_width,
-                            plan.weight_data[in.slot].data(), plan.acc[out_slot].data());
+      const std::uint64_t input_bytes = t.m * packed_bytes(input_row, f.act_bits);
+      plan.datapath->tile(t, port.direct(input_at, input_bytes), input_first, input_row,
+                          port.direct(weight_at, plan.weights->tile_bytes(t)), plan.acc[out_slot].data());
     }
     const sc_core::sc_time outputs_at = m_array.run_tile(t.m, t.m * t.k * t.n);
     plan.free_weight.push_back(in.slot);
@@ -286,7 +276,8 @@ void WsGemm::store(GemmPlan& plan) {
       out.assign(row * t.m, 0);
       plan.datapath->finish(t, plan.acc[d.slot].data(), out.data());
     }
-    m_traffic.read(BufferTraffic::output, static_cast<double>(packed_bytes(t.m * t.n, f.acc_bits) * 8));
+    m_array.buffer_port.touch(tlm::TLM_READ_COMMAND, m_buffers.output + d.slot * plan.output_slot_bytes,
+                              packed_bytes(t.m * t.n, f.acc_bits));
     m_dma.write_2d(op.out_addr + packed_bytes(t.m0 * op.n + t.n0, f.out_bits), row, t.m,
                    packed_bytes(op.n, f.out_bits), op.functional ? out.data() : nullptr);
     plan.free_output.push_back(d.slot);

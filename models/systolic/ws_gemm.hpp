@@ -37,13 +37,26 @@ struct WsGemmConfig {
   std::uint64_t passes = 1;
 };
 
+// Where an operand lands on chip: a slot of a buffer, at a local address of
+// the accelerator's bus, `size` bytes; `data`: the load carries data
+// (functional runs) or only time.
+struct BufferSlot {
+  std::uint64_t at = 0, size = 0;
+  bool data = false;
+};
+
+// The local addresses of the buffers a WsGemm uses.
+struct WsBuffers {
+  std::uint64_t input = 0, weight = 0, output = 0;
+};
+
 // Where a weight tile comes from. fetch() starts what the tile needs from
 // memory (nothing if it is on chip already) and returns that transfer.
 class WeightSource {
  public:
   virtual ~WeightSource() = default;
-  // `dst`: where the tile's bytes go (functional runs), or null.
-  virtual Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& tile, std::uint8_t* dst) = 0;
+  // `slot`: the weight buffer slot the tile's bytes go to.
+  virtual Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& tile, const BufferSlot& slot) = 0;
   // Bytes of one R x C tile in the weight buffer, for sizing its slots.
   virtual std::uint64_t tile_buffer_bytes(std::uint64_t rows, std::uint64_t cols) const = 0;
   // Bytes of the tile as fetched (functional runs size their buffers by it).
@@ -75,9 +88,9 @@ class WsDatapath {
 class DenseWeights : public WeightSource {
  public:
   explicit DenseWeights(int bits) : m_bits(bits) {}
-  Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& t, std::uint8_t* dst) override {
+  Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& t, const BufferSlot& slot) override {
     const std::uint64_t bytes = packed_bytes(t.k * t.n, m_bits);
-    return dma.start_read(op.weight_addr + packed_bytes(t.weight_offset, m_bits), bytes, 1, bytes, dst);
+    return dma.start_load(op.weight_addr + packed_bytes(t.weight_offset, m_bits), bytes, 1, bytes, slot.at, !slot.data);
   }
   std::uint64_t tile_bytes(const WsTile& t) const override { return packed_bytes(t.k * t.n, m_bits); }
   std::uint64_t tile_buffer_bytes(std::uint64_t rows, std::uint64_t cols) const override {
@@ -90,10 +103,15 @@ class DenseWeights : public WeightSource {
 
 struct GemmPlan;
 
+// The control reaches the buffers as the hardware does: the DMA loads inputs
+// and weight tiles into buffer slots, the array reads them and reads and
+// writes its partial sums through its buffer port (functional data by DMI);
+// finished outputs leave through the DMA from the control's staging once
+// their read from the output buffer is counted.
 class WsGemm {
  public:
-  WsGemm(Dma& dma, SystolicArray& array, BufferTraffic& traffic, const WsGemmConfig& config)
-      : m_dma(dma), m_array(array), m_traffic(traffic), m_config(config) {}
+  WsGemm(Dma& dma, SystolicArray& array, const WsBuffers& buffers, const WsGemmConfig& config)
+      : m_dma(dma), m_array(array), m_buffers(buffers), m_config(config) {}
 
   // Throws InputError when the GEMM cannot be tiled into the buffers.
   void check(const GemmDescriptor& op, const WeightSource& weights) const;
@@ -109,7 +127,7 @@ class WsGemm {
 
   Dma& m_dma;
   SystolicArray& m_array;
-  BufferTraffic& m_traffic;
+  const WsBuffers m_buffers;
   const WsGemmConfig m_config;
 };
 

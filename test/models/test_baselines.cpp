@@ -148,13 +148,14 @@ TEST_CASE("Energy: block power splits into leakage over the run and dynamic powe
         Approx(e.array_w * (e.leakage_fraction * r.seconds + (1 - e.leakage_fraction) * busy)));
   const double bits = static_cast<double>(r.dram_bytes_read + r.dram_bytes_written) * 8;
   CHECK(r.energy_breakdown_j.at("dram") == Approx(bits * 12.23e-12 + 2.00616 * r.seconds));
+  // Each buffer module counts its bytes; each is priced at its energy.config.
   double buffers = e.sram_leakage_w * r.seconds;
-  const auto& t = r.stats["buffers"];
-  for (const auto& [name, be] : {std::pair{"weight", e.weight}, std::pair{"input", e.input}, std::pair{"output", e.output}})
-    buffers += t[std::string(name) + "_bits_read"]["value"].get<double>() * be.read_pj_per_bit * 1e-12 +
-               t[std::string(name) + "_bits_written"]["value"].get<double>() * be.write_pj_per_bit * 1e-12;
+  for (const auto& [name, be] :
+       {std::pair{"weight_buffer", e.weight}, std::pair{"input_buffer", e.input}, std::pair{"output_buffer", e.output}})
+    buffers += r.stats[name]["bytes_read"]["value"].get<double>() * 8 * be.read_pj_per_bit * 1e-12 +
+               r.stats[name]["bytes_written"]["value"].get<double>() * 8 * be.write_pj_per_bit * 1e-12;
   CHECK(r.energy_breakdown_j.at("buffers") == Approx(buffers));
-  // Every weight bit lands in the weight buffer once and is read once.
-  CHECK(t["weight_bits_written"]["value"].get<double>() == 256.0 * 256 * 8);
-  CHECK(t["weight_bits_read"]["value"].get<double>() == 256.0 * 256 * 8);
+  // Every weight byte lands in the weight buffer once and is read once.
+  CHECK(r.stats["weight_buffer"]["bytes_written"]["value"].get<double>() == 256.0 * 256);
+  CHECK(r.stats["weight_buffer"]["bytes_read"]["value"].get<double>() == 256.0 * 256);
 }

@@ -27,9 +27,9 @@ class BitPlaneWeights : public WeightSource {
     return t.n0 * m_planes * bytes_for_bits(k) + m_planes * t.n * (t.k0 / 8) +
            t.pass * m_mpus * t.n * bytes_for_bits(t.k);
   }
-  Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& t, std::uint8_t* dst) override {
+  Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& t, const BufferSlot& slot) override {
     const std::uint64_t bytes = tile_bytes(t);
-    return dma.start_read(op.weight_addr + offset(t, op.k), bytes, 1, bytes, dst);
+    return dma.start_load(op.weight_addr + offset(t, op.k), bytes, 1, bytes, slot.at, !slot.data);
   }
   std::uint64_t tile_bytes(const WsTile& t) const override { return planes_in(t.pass) * t.n * bytes_for_bits(t.k); }
   std::uint64_t tile_buffer_bytes(std::uint64_t rows, std::uint64_t cols) const override {

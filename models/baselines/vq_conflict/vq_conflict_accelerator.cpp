@@ -52,6 +52,9 @@ VqConflictAccelerator::VqConflictAccelerator(const sc_core::sc_module_name& name
       // lookup, sampled ones included).
       codebook("codebook", codebook_sram(config), config.clock_mhz, false),
       vector("vector", config.vector, config.clock_mhz, UnitPower(config.energy.vector_w, config.energy, config.area.vector_mm2)),
+      input_buffer("input_buffer", buffer_sram(config.buffers.input_kib, config.energy.input.read_pj_per_bit, config.energy.input.write_pj_per_bit), config.clock_mhz),
+      output_buffer("output_buffer", buffer_sram(config.buffers.output_kib, config.energy.output.read_pj_per_bit, config.energy.output.write_pj_per_bit), config.clock_mhz),
+      bus("bus"),
       m_config(config),
       m_clock(config.clock_mhz),
       m_words_per_entry(words_per_entry(config)),
@@ -61,14 +64,23 @@ VqConflictAccelerator::VqConflictAccelerator(const sc_core::sc_module_name& name
       m_lanes("array", UnitPower(config.energy.array_w, config.energy, config.area.array_mm2), m_stats, m_cycles,
               m_clock.cycles(1).to_seconds()) {
   lookup_socket.bind(codebook.lookup_socket);
+  bus.attach(input_buffer.target_socket, 0, input_buffer.size());
+  bus.attach(output_buffer.target_socket, input_buffer.size(), output_buffer.size());
+  dma.sram_socket.bind(bus.target_socket);
+  vector.buffer_port.bind(bus.target_socket);
   m_lane_access.lane_bytes = static_cast<std::uint64_t>(config.lookup.bank_width_bytes);
   add_priced_part(m_buffers);
   add_priced_part(m_lanes);
 }
 
 std::vector<const StatGroup*> VqConflictAccelerator::stat_groups() {
-  codebook.flush_stats();
-  return {&dma.stats(), &m_stats, &codebook.stats(), &vector.stats(), &m_traffic.stats()};
+  std::vector<const StatGroup*> g = {&dma.stats(), &m_stats};
+  for (Sram* b : {&codebook, &input_buffer, &output_buffer}) {
+    b->flush_stats();
+    g.push_back(&b->stats());
+  }
+  for (const StatGroup* s : {&vector.stats(), &m_traffic.stats()}) g.push_back(s);
+  return g;
 }
 
 std::uint64_t VqConflictAccelerator::word_address(std::uint64_t group, int c, std::uint64_t e, std::uint64_t word,
@@ -112,7 +124,8 @@ void VqConflictAccelerator::check(const GemmDescriptor& op) const {
 }
 
 std::uint64_t VqConflictAccelerator::execute_vector(const VectorDescriptor& op) {
-  return run_vector_op(dma, vector, m_traffic, op);
+  return run_vector_op(dma, vector, VectorBuffers{0, input_buffer.size(), input_buffer.size(), output_buffer.size()},
+                       op);
 }
 
 // Attention: x (FP16) and the K x N cache slice come on chip, then the

@@ -27,6 +27,7 @@
 #include "baselines/vq_conflict/vq_conflict_config.hpp"
 #include "common/accelerator.hpp"
 #include "common/clock.hpp"
+#include "bus/local_bus.hpp"
 #include "dma/dma.hpp"
 #include "sram/lane_access.hpp"
 #include "sram/sram.hpp"
@@ -41,6 +42,10 @@ class VqConflictAccelerator : public Accelerator {
   Dma dma;
   Sram codebook;
   VectorUnit vector;
+  // The vector unit's operand and result buffers, filled by the DMA through
+  // the local bus (the GEMV's buffer traffic is still counted by BufferTraffic).
+  Sram input_buffer, output_buffer;
+  LocalBus bus;
 
   VqConflictAccelerator(const sc_core::sc_module_name& name, const VqConflictConfig& config);
 
