@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "common/builtin_files.hpp"
+#include "config/builtin_files.hpp"
 #include "common/error.hpp"
 #include "model_config.hpp"
 

@@ -2,7 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "common/builtin_files.hpp"
+#include "config/builtin_files.hpp"
+#include "config/param_set.hpp"
 #include "common/error.hpp"
 
 namespace eva {

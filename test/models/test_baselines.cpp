@@ -7,10 +7,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "arch_config.hpp"
+#include "config/load_arch.hpp"
 #include "arch_for_test.hpp"
 #include "sim_check.hpp"
-#include "simulate.hpp"
+#include "vp/simulate.hpp"
 
 using namespace eva;
 using eva::test::arch;

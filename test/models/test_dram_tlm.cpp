@@ -3,12 +3,12 @@
 // controller. One simulation per test case.
 #include <catch2/catch.hpp>
 
-#include "arch_config.hpp"
+#include "config/load_arch.hpp"
 #include "dma/dma.hpp"
 #include "dram/dram_controller.hpp"
-#include "platform.hpp"
+#include "vp/platform.hpp"
 #include "sim_check.hpp"
-#include "simulate.hpp"
+#include "vp/simulate.hpp"
 #include "sram/sram.hpp"
 
 using namespace eva;

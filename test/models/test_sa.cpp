@@ -5,11 +5,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "arch_config.hpp"
+#include "config/load_arch.hpp"
 #include "arch_for_test.hpp"
-#include "platform.hpp"
+#include "vp/platform.hpp"
 #include "sim_check.hpp"
-#include "simulate.hpp"
+#include "vp/simulate.hpp"
 
 using namespace eva;
 

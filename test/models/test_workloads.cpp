@@ -6,11 +6,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "arch_config.hpp"
+#include "config/load_arch.hpp"
 #include "arch_for_test.hpp"
-#include "runner.hpp"
+#include "study/runner.hpp"
 #include "sim_check.hpp"
-#include "studies.hpp"
+#include "study/studies.hpp"
 
 using namespace eva;
 using eva::test::arch;

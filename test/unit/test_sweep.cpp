@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "common/error.hpp"
-#include "sweep.hpp"
+#include "study/sweep.hpp"
 
 using namespace eva;
 

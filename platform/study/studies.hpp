@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "arch_config.hpp"
+#include "config/load_arch.hpp"
 #include "dataset.hpp"
 #include "model_config.hpp"
-#include "report.hpp"
+#include "report/report.hpp"
 #include "workload.hpp"
 
 namespace eva {

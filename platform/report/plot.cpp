@@ -1,4 +1,4 @@
-#include "plot.hpp"
+#include "report/plot.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -9,10 +9,10 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "common/builtin_files.hpp"
+#include "config/builtin_files.hpp"
 #include "common/error.hpp"
-#include "process.hpp"
-#include "report.hpp"
+#include "process/process.hpp"
+#include "report/report.hpp"
 
 namespace eva {
 

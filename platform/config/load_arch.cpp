@@ -1,11 +1,11 @@
-#include "arch_config.hpp"
+#include "config/load_arch.hpp"
 
 #include <algorithm>
 #include <array>
 
 #include <fmt/format.h>
 
-#include "common/builtin_files.hpp"
+#include "config/builtin_files.hpp"
 #include "common/error.hpp"
 #include "dram/address_mapper.hpp"
 

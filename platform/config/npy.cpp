@@ -1,4 +1,4 @@
-#include "npy.hpp"
+#include "config/npy.hpp"
 
 #include <cstring>
 #include <fstream>

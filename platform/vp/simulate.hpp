@@ -8,11 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arch_config.hpp"
+#include "config/load_arch.hpp"
 #include "common/op_descriptor.hpp"
 #include "common/vq_math.hpp"
 #include "dram/traffic_generator.hpp"
-#include "report.hpp"
+#include "report/report.hpp"
 
 namespace eva {
 

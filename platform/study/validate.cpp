@@ -1,4 +1,4 @@
-#include "validate.hpp"
+#include "study/validate.hpp"
 
 #include <algorithm>
 #include <string>
@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "arch_config.hpp"
+#include "config/load_arch.hpp"
 #include "dataset.hpp"
-#include "runner.hpp"
-#include "studies.hpp"
+#include "study/runner.hpp"
+#include "study/studies.hpp"
 #include "workload.hpp"
 
 namespace eva {

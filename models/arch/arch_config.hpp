@@ -1,9 +1,10 @@
 #pragma once
-// An architecture configuration: every section of every unit, read from a
-// built-in preset or a user's YAML file, with the DRAM preset and --set
-// overrides applied, then validated. Immutable once loaded.
-#include <optional>
+// An architecture: the configuration of every unit of an accelerator and of
+// its DRAM, as plain structs, read from YAML by the platform
+// (platform/config/load_arch.hpp); immutable once built.
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "baselines/figlut/figlut_config.hpp"
@@ -98,22 +99,5 @@ struct ArchConfig {
     v.section("sim", sim);
   }
 };
-
-// What the command line says about the architecture to load.
-struct ArchRequest {
-  std::string arch;                 // built-in name or path to a YAML file
-  std::optional<std::string> dram;  // --dram
-  std::vector<std::string> sets;    // --set key=value, in order
-};
-
-ArchConfig load_arch(const ArchRequest& request);
-// A DRAM configuration alone (dram-bench): the preset (default `ideal`) and
-// --set overrides, which must all be dram.* keys.
-DramConfig load_dram(const std::optional<std::string>& preset, const std::vector<std::string>& sets);
-// Prints the effective configuration as YAML (eva-sim config).
-std::string to_yaml(ArchConfig config);
-
-std::vector<std::string> builtin_arch_names();
-std::vector<std::string> builtin_dram_names();
 
 }  // namespace eva

@@ -9,8 +9,8 @@
 
 #include <boost/program_options.hpp>
 
-#include "arch_config.hpp"
-#include "report.hpp"
+#include "config/load_arch.hpp"
+#include "report/report.hpp"
 
 namespace eva {
 

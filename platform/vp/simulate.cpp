@@ -1,4 +1,4 @@
-#include "simulate.hpp"
+#include "vp/simulate.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -6,9 +6,10 @@
 
 #include <fmt/format.h>
 
+#include "arch/accelerators.hpp"
 #include "common/error.hpp"
-#include "address_allocator.hpp"
-#include "platform.hpp"
+#include "vp/address_allocator.hpp"
+#include "vp/platform.hpp"
 
 namespace eva {
 

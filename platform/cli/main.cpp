@@ -5,7 +5,7 @@
 
 #include <systemc>
 
-#include "cli.hpp"
+#include "cli/cli.hpp"
 #include "common/sanitizer_defaults.hpp"
 
 int sc_main(int argc, char* argv[]) { return eva::cli_main(argc, argv); }

@@ -1,4 +1,4 @@
-#include "studies.hpp"
+#include "study/studies.hpp"
 
 #include <algorithm>
 #include <map>
@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "runner.hpp"
+#include "study/runner.hpp"
 
 namespace eva {
 

@@ -1,4 +1,4 @@
-#include "process.hpp"
+#include "process/process.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "runner.hpp"
+#include "study/runner.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -14,11 +14,11 @@
 
 #include <fmt/format.h>
 
-#include "address_allocator.hpp"
+#include "vp/address_allocator.hpp"
 #include "common/error.hpp"
-#include "platform.hpp"
-#include "process.hpp"
-#include "progress.hpp"
+#include "vp/platform.hpp"
+#include "process/process.hpp"
+#include "study/progress.hpp"
 
 namespace eva {
 

@@ -1,4 +1,4 @@
-#include "cli_common.hpp"
+#include "cli/cli_common.hpp"
 
 #include <cerrno>
 #include <cstdlib>
@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "common/error.hpp"
-#include "plot.hpp"
+#include "report/plot.hpp"
 
 namespace eva {
 

@@ -1,4 +1,4 @@
-#include "cli.hpp"
+#include "cli/cli.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -17,16 +17,16 @@
 #include <unistd.h>
 #include <boost/program_options.hpp>
 
-#include "arch_config.hpp"
+#include "config/load_arch.hpp"
 #include "common/error.hpp"
 #include "common/report_handler.hpp"
 #include "common/vq_math.hpp"
 #include "model_config.hpp"
-#include "npy.hpp"
-#include "report.hpp"
-#include "cli_common.hpp"
-#include "simulate.hpp"
-#include "sweep.hpp"
+#include "config/npy.hpp"
+#include "report/report.hpp"
+#include "cli/cli_common.hpp"
+#include "vp/simulate.hpp"
+#include "study/sweep.hpp"
 
 
 namespace eva {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "arch_config.hpp"
-#include "report.hpp"
+#include "config/load_arch.hpp"
+#include "report/report.hpp"
 #include "workload.hpp"
 
 namespace eva {

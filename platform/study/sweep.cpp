@@ -1,4 +1,4 @@
-#include "sweep.hpp"
+#include "study/sweep.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -15,9 +15,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include "common/error.hpp"
-#include "process.hpp"
-#include "progress.hpp"
-#include "report.hpp"
+#include "process/process.hpp"
+#include "study/progress.hpp"
+#include "report/report.hpp"
 
 namespace eva {
 

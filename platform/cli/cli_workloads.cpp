@@ -4,10 +4,10 @@
 
 #include <fmt/format.h>
 
-#include "cli_common.hpp"
+#include "cli/cli_common.hpp"
 #include "common/error.hpp"
-#include "studies.hpp"
-#include "validate.hpp"
+#include "study/studies.hpp"
+#include "study/validate.hpp"
 
 namespace eva {
 

@@ -11,19 +11,16 @@
 
 #include <systemc>
 
-#include "address_allocator.hpp"
-#include "arch_config.hpp"
+#include "vp/address_allocator.hpp"
+#include "config/load_arch.hpp"
 #include "common/accelerator.hpp"
 #include "common/clock.hpp"
 #include "common/op_descriptor.hpp"
 #include "common/timeline.hpp"
 #include "dram/dram_target.hpp"
-#include "report.hpp"
+#include "report/report.hpp"
 
 namespace eva {
-
-// The DRAM model a config asks for.
-std::unique_ptr<DramTarget> make_dram(const char* name, const DramConfig& c);
 
 class Platform : public sc_core::sc_module {
  public:

@@ -1,4 +1,4 @@
-#include "common/config.hpp"
+#include "config/param_set.hpp"
 
 #include <fstream>
 #include <sstream>
