@@ -1,7 +1,7 @@
 #pragma once
 // An architecture: the configuration of every unit of an accelerator and of
-// its DRAM, as plain structs, read from YAML by the platform
-// (platform/config/load_arch.hpp); immutable once built.
+// its DRAM, as plain structs. Built from C++ (arch/presets.hpp) or read from
+// YAML by the platform (platform/config/load_arch.hpp); immutable once built.
 #include <string>
 #include <string_view>
 #include <utility>
