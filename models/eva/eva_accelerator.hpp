@@ -10,8 +10,8 @@
 // the epilogue then reads, for each output column, one OC entry per row as
 // the column's indices say, all in different banks, and adds them into the
 // column's accumulator. The other OC half takes the next pass meanwhile.
-// Four threads per operation: `fetch` (activations, codebooks), `indices`
-// (index chunks streamed by the DMA), `array` and `epilogue`, and `store`
+// Five threads per operation: `fetch` (activations, codebooks), `indices`
+// (index chunks streamed by the DMA), `array`, `epilogue`, and `store`
 // (outputs, FP16) at the end of each input-row tile.
 // Functional mode moves and computes real data; timing mode runs the same
 // control with time only.
