@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "common/error.hpp"
 #include "config/builtin_files.hpp"
 #include "config/param_set.hpp"
-#include "common/error.hpp"
 
 namespace eva {
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include <systemc>
+// After <systemc>, which it needs.
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "arch/accelerators.hpp"
@@ -75,8 +76,8 @@ int sc_main(int argc, char* argv[]) {
 
     sc_core::sc_start();
     const std::uint64_t cycles = eva::ClockDomain(arch.clock_mhz).to_cycles(driver.elapsed());
-    std::cout << arch.name << " on " << arch.dram.preset << ": GEMM " << m << "x" << n << "x" << k << " took "
-              << cycles << " cycles\n";
+    std::cout << arch.name << " on " << arch.dram.preset << ": GEMM " << m << "x" << n << "x" << k << " took " << cycles
+              << " cycles\n";
     return cycles > 0 ? 0 : 1;
   } catch (const eva::InputError& e) {
     std::cerr << "gemm_cycles: " << e.what() << "\n";

@@ -66,7 +66,6 @@ std::unique_ptr<Accelerator> make_accelerator(const ArchConfig& c) {
   return std::make_unique<SaAccelerator>("sa", ws);
 }
 
-
 std::unique_ptr<DramTarget> make_dram(const char* name, const DramConfig& c) {
   if (c.kind == DramKind::timed) return std::make_unique<DramController>(name, c);
   return std::make_unique<IdealDram>(name, c);

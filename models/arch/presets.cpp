@@ -25,15 +25,15 @@ DramConfig ddr4_3200() {
   d.preset = "ddr4-3200";
   d.kind = DramKind::timed;
   d.standard = "DDR4-3200";
-  d.channels = 2;  // a dual-channel system (the device is per channel)
-  d.ranks = 2;  // 2 x 8 GB ranks per channel: 32 GB in all
+  d.channels = 2;     // a dual-channel system (the device is per channel)
+  d.ranks = 2;        // 2 x 8 GB ranks per channel: 32 GB in all
   d.bank_groups = 4;  // x8: 4 bank groups x 4 banks
   d.banks_per_group = 4;
-  d.rows = 65536;  // 8 Gb x8: 64 K rows
+  d.rows = 65536;    // 8 Gb x8: 64 K rows
   d.columns = 1024;  // 1024 columns x 64 bits = 8 KiB row per rank
   d.width_bits = 64;
   d.burst_length = 8;  // BL8: 64 B per burst
-  d.tck_ps = 625;  // 1600 MHz clock, 3200 MT/s
+  d.tck_ps = 625;      // 1600 MHz clock, 3200 MT/s
   d.timing.tRCD = 22;
   d.timing.tRP = 22;
   d.timing.tRAS = 52;
@@ -49,8 +49,8 @@ DramConfig ddr4_3200() {
   d.timing.tWTR_S = 4;
   d.timing.tWTR_L = 12;
   d.timing.tRTP = 12;
-  d.timing.tWR = 24;  // 15 ns
-  d.timing.tRFC = 560;  // 8 Gb: 350 ns
+  d.timing.tWR = 24;       // 15 ns
+  d.timing.tRFC = 560;     // 8 Gb: 350 ns
   d.timing.tREFI = 12480;  // 7.8 us
   d.page_policy = PagePolicy::open;
   d.address_mapping = "ro,ra,ba,co,bg,ch";
@@ -104,7 +104,7 @@ DramConfig hbm2() {
   d.timing.tWR = 14;
   d.timing.tRFC = 220;
   d.timing.tREFI = 3900;
-  d.timing.tRFCpb = 96;  // tRFCSB (DRAMSys HBM2.json)
+  d.timing.tRFCpb = 96;    // tRFCSB (DRAMSys HBM2.json)
   d.timing.tREFIpb = 244;  // tREFISB (DRAMSys HBM2.json)
   d.page_policy = PagePolicy::open;
   d.refresh = RefreshMode::per_bank;  // single-bank refresh
@@ -153,7 +153,7 @@ DramConfig lpddr4_4266() {
   d.ranks = 1;
   d.bank_groups = 1;  // LPDDR4 has no bank groups: _S and _L timings are equal
   d.banks_per_group = 8;
-  d.rows = 131072;  // 16 Gb per channel
+  d.rows = 131072;   // 16 Gb per channel
   d.columns = 1024;  // x 16 bits = 2 KiB row
   d.width_bits = 16;
   d.burst_length = 32;  // BL32: 64 B per burst
@@ -161,9 +161,9 @@ DramConfig lpddr4_4266() {
   d.timing.tRCD = 39;
   d.timing.tRP = 39;  // tRPpb
   d.timing.tRAS = 90;
-  d.timing.tRC = 129;  // tRCpb
-  d.timing.tCL = 36;  // RL
-  d.timing.tCWL = 18;  // WL
+  d.timing.tRC = 129;    // tRCpb
+  d.timing.tCL = 36;     // RL
+  d.timing.tCWL = 18;    // WL
   d.timing.tBURST = 16;  // BL32 / 2
   d.timing.tCCD_S = 16;  // tCCD = BL / 2 at BL32
   d.timing.tCCD_L = 16;
@@ -174,9 +174,9 @@ DramConfig lpddr4_4266() {
   d.timing.tWTR_L = 22;
   d.timing.tRTP = 17;
   d.timing.tWR = 39;
-  d.timing.tRFC = 812;  // tRFCab, 16 Gb per channel
-  d.timing.tREFI = 8341;  // 3.9 us
-  d.timing.tRFCpb = 406;  // DRAMSys memspec
+  d.timing.tRFC = 812;      // tRFCab, 16 Gb per channel
+  d.timing.tREFI = 8341;    // 3.9 us
+  d.timing.tRFCpb = 406;    // DRAMSys memspec
   d.timing.tREFIpb = 1042;  // tREFI / 8 banks (DRAMSys memspec)
   d.page_policy = PagePolicy::open;
   d.refresh = RefreshMode::per_bank;  // REFpb, as LPDDR4 controllers use
@@ -216,24 +216,24 @@ DramConfig lpddr5_6400() {
   d.burst_length = 32;
   d.tck_ps = 1250;
   d.timing.tRCD = 15;  // 18 ns
-  d.timing.tRP = 15;  // 18 ns
+  d.timing.tRP = 15;   // 18 ns
   d.timing.tRAS = 34;  // 42 ns
-  d.timing.tRC = 49;  // tRAS + tRP
-  d.timing.tCL = 17;  // base RL 17 CK (21.25 ns)
+  d.timing.tRC = 49;   // tRAS + tRP
+  d.timing.tCL = 17;   // base RL 17 CK (21.25 ns)
   d.timing.tCWL = 11;
   d.timing.tBURST = 4;  // 32 beats / 8 per CK
   d.timing.tCCD_S = 4;
   d.timing.tCCD_L = 8;  // 10 ns at BL32
   d.timing.tRRD_S = 4;  // 5 ns
   d.timing.tRRD_L = 4;
-  d.timing.tFAW = 16;  // 20 ns
-  d.timing.tWTR_S = 5;  // 6.25 ns
-  d.timing.tWTR_L = 10;  // 12 ns
-  d.timing.tRTP = 4;  // 4.59 ns
-  d.timing.tWR = 28;  // 34 ns
-  d.timing.tRFC = 168;  // tRFCab 210 ns (8 Gb)
-  d.timing.tREFI = 3125;  // 3.906 us
-  d.timing.tRFCpb = 96;  // tRFCpb 120 ns (Ramulator 2, 8 Gb)
+  d.timing.tFAW = 16;      // 20 ns
+  d.timing.tWTR_S = 5;     // 6.25 ns
+  d.timing.tWTR_L = 10;    // 12 ns
+  d.timing.tRTP = 4;       // 4.59 ns
+  d.timing.tWR = 28;       // 34 ns
+  d.timing.tRFC = 168;     // tRFCab 210 ns (8 Gb)
+  d.timing.tREFI = 3125;   // 3.906 us
+  d.timing.tRFCpb = 96;    // tRFCpb 120 ns (Ramulator 2, 8 Gb)
   d.timing.tREFIpb = 195;  // tREFI / 16 banks: one bank per command (LPDDR5 pairs banks; approximated)
   d.page_policy = PagePolicy::open;
   d.refresh = RefreshMode::per_bank;  // REFpb
@@ -272,9 +272,9 @@ void eva(ArchConfig& c) {
   c.name = "eva";
   c.kind = ArchKind::eva;
   c.description = "EVA, VQ decode as input-codebook GEMM + conflict-free lookup; AQLM 2x8 (W2)";
-  c.formats.act_bits = 16;  // FP16 activations in VQ decode (BRIEF section 3)
+  c.formats.act_bits = 16;    // FP16 activations in VQ decode (BRIEF section 3)
   c.formats.weight_bits = 8;  // INT8 weights in prefill mode
-  c.formats.out_bits = 16;  // FP16 outputs
+  c.formats.out_bits = 16;    // FP16 outputs
   c.vq.codebooks = 2;
   c.vq.index_bits = 8;
   c.vq.vector_dim = 8;
@@ -366,7 +366,7 @@ void figlut(ArchConfig& c) {
   c.systolic.rows = 2;
   c.systolic.cols = 16;
   c.systolic.tile_overhead_cycles = 4;  // LUT generation 2 + reduction 2 per tile (artifact figlut.py)
-  c.systolic.load_rows_per_cycle = 1;  // overlapped: a tile's 2 x 16 key rows in 2 cycles
+  c.systolic.load_rows_per_cycle = 1;   // overlapped: a tile's 2 x 16 key rows in 2 cycles
   c.figlut.mu = 4;
   c.figlut.racs_per_pe = 8;
   c.figlut.mpus = 4;
@@ -471,26 +471,28 @@ using DramPreset = DramConfig (*)();
 using ArchPreset = void (*)(ArchConfig&);
 
 const std::map<std::string, DramPreset, std::less<>>& dram_presets() {
-  static const std::map<std::string, DramPreset, std::less<>> presets = {
-      {"ddr4-3200", ddr4_3200}, {"hbm2", hbm2}, {"ideal", ideal}, {"lpddr4-4266", lpddr4_4266}, {"lpddr5-6400", lpddr5_6400}};
+  static const std::map<std::string, DramPreset, std::less<>> presets = {{"ddr4-3200", ddr4_3200},
+                                                                         {"hbm2", hbm2},
+                                                                         {"ideal", ideal},
+                                                                         {"lpddr4-4266", lpddr4_4266},
+                                                                         {"lpddr5-6400", lpddr5_6400}};
   return presets;
 }
 
 const std::map<std::string, ArchPreset, std::less<>>& arch_presets() {
-  static const std::map<std::string, ArchPreset, std::less<>> presets = {
-      {"ant", ant},
-      {"eva", eva},
-      {"eva-eu1x32", eva_eu1x32},
-      {"eva-eu1x4", eva_eu1x4},
-      {"eva-gptvq", eva_gptvq},
-      {"eva-w3", eva_w3},
-      {"eva-w4", eva_w4},
-      {"figlut", figlut},
-      {"figna", figna},
-      {"sa", sa},
-      {"vq-conflict", vq_conflict},
-      {"vq-conflict-free", vq_conflict_free},
-      {"vq-conflict-rep50", vq_conflict_rep50}};
+  static const std::map<std::string, ArchPreset, std::less<>> presets = {{"ant", ant},
+                                                                         {"eva", eva},
+                                                                         {"eva-eu1x32", eva_eu1x32},
+                                                                         {"eva-eu1x4", eva_eu1x4},
+                                                                         {"eva-gptvq", eva_gptvq},
+                                                                         {"eva-w3", eva_w3},
+                                                                         {"eva-w4", eva_w4},
+                                                                         {"figlut", figlut},
+                                                                         {"figna", figna},
+                                                                         {"sa", sa},
+                                                                         {"vq-conflict", vq_conflict},
+                                                                         {"vq-conflict-free", vq_conflict_free},
+                                                                         {"vq-conflict-rep50", vq_conflict_rep50}};
   return presets;
 }
 

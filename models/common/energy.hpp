@@ -102,9 +102,10 @@ class BufferTraffic {
   BufferTraffic() {
     static const char* names[count] = {"weight", "input", "output", "codebook", "oc"};
     for (int b = 0; b < count; ++b) {
-      m_read[b] = m_stats.add(std::string(names[b]) + "_bits_read", "bit", std::string("bits read from the ") + names[b] + " buffer");
-      m_written[b] =
-          m_stats.add(std::string(names[b]) + "_bits_written", "bit", std::string("bits written to the ") + names[b] + " buffer");
+      m_read[b] = m_stats.add(std::string(names[b]) + "_bits_read", "bit",
+                              std::string("bits read from the ") + names[b] + " buffer");
+      m_written[b] = m_stats.add(std::string(names[b]) + "_bits_written", "bit",
+                                 std::string("bits written to the ") + names[b] + " buffer");
     }
   }
   void read(Buffer b, double bits) { m_stats.inc(m_read[b], bits); }

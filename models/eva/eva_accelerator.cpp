@@ -16,7 +16,6 @@
 
 namespace eva {
 
-
 // The state of one VQ layer in flight, shared by its threads.
 struct EvaPlan {
   EvaPlan(const GemmDescriptor& d, EvaTiler t, std::uint64_t index_slots)

@@ -76,8 +76,8 @@ class EvaAccelerator : public Accelerator {
   const std::uint64_t m_depth;     // OC entries per bank in one half
   const std::uint64_t m_pipeline;  // adder-tree depth: log2(adder inputs) + 1
   BufferTraffic m_traffic;
-  WsGemm m_gemm;                   // prefill mode
-  WsGemm m_attention;              // attention over the KV cache
+  WsGemm m_gemm;       // prefill mode
+  WsGemm m_attention;  // attention over the KV cache
   DenseWeights m_kv;
   StatGroup m_stats{"epilogue"};
   std::size_t m_columns, m_lookups_done, m_busy;

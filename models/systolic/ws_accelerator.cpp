@@ -72,9 +72,8 @@ Breakdown WsAccelerator::energy_breakdown_j(double seconds) const {
 }
 
 Breakdown WsAccelerator::area_breakdown_mm2() const {
-  return {{"array", m_config.area.array_mm2},
-          {"vector", m_config.area.vector_mm2},
-          {"buffers", m_config.area.buffer_mm2}};
+  return {
+      {"array", m_config.area.array_mm2}, {"vector", m_config.area.vector_mm2}, {"buffers", m_config.area.buffer_mm2}};
 }
 
 }  // namespace eva

@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "common/energy.hpp"
-#include "common/timeline.hpp"
 #include "common/op_descriptor.hpp"
+#include "common/timeline.hpp"
 #include "dma/dma.hpp"
 #include "vector/vector_unit.hpp"
 

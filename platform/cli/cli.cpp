@@ -4,9 +4,9 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <iostream>
-#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -17,17 +17,16 @@
 #include <unistd.h>
 #include <boost/program_options.hpp>
 
-#include "config/load_arch.hpp"
+#include "cli/cli_common.hpp"
 #include "common/error.hpp"
 #include "common/report_handler.hpp"
 #include "common/vq_math.hpp"
-#include "model_config.hpp"
+#include "config/load_arch.hpp"
 #include "config/npy.hpp"
+#include "model_config.hpp"
 #include "report/report.hpp"
-#include "cli/cli_common.hpp"
-#include "vp/simulate.hpp"
 #include "study/sweep.hpp"
-
+#include "vp/simulate.hpp"
 
 namespace eva {
 
@@ -101,7 +100,8 @@ int cmd_gemm(const std::string& command, const std::vector<std::string>& args) {
   d.add_options()("arch", po::value<std::string>(), "architecture name or YAML file")(
       "m", po::value<std::string>(), "activation rows (batch)")("n", po::value<std::string>(), "output features")(
       "k", po::value<std::string>(), "input features")("csv", po::value<std::string>(), "write the report as CSV")(
-      "functional", po::bool_switch(), "carry data: seeded random operands in the arch's formats, checked against a float64 reference")(
+      "functional", po::bool_switch(),
+      "carry data: seeded random operands in the arch's formats, checked against a float64 reference")(
       "seed", po::value<std::string>()->default_value("1"), "seed of the random weights (--functional)");
   add_sim_options(d);
   const auto vm = parse(command, args, d);
@@ -122,18 +122,18 @@ int cmd_gemm(const std::string& command, const std::vector<std::string>& args) {
     if (arch.kind != ArchKind::eva && arch.kind != ArchKind::vq_conflict) {
       r = simulate_dense_functional(arch, shape, seed);
     } else {
-    const VqFormat& f = arch.vq;
-    if (shape.k % static_cast<std::uint64_t>(f.vector_dim))
-      throw InputError(fmt::format("--k: {} is not a multiple of vq.vector_dim ({})", shape.k, f.vector_dim));
-    const VqProblem p =
-        random_vq_problem(shape.m, shape.k, shape.n, f.codebooks, f.index_bits, f.vector_dim,
-                          static_cast<std::uint64_t>(f.group_k), static_cast<std::uint64_t>(f.group_n), 0.0, seed);
-    const VqGemvResult v = simulate_vq_gemv(arch, p.w, p.x, p.m);
-    r = v.report;
-    r.phase = "gemm";
-    r.functional = {{"seed", seed},
-                    {"reference", "float64: weights dequantised from the codebooks, then x W"},
-                    {"relative_l2_error", relative_l2_error(v.y, vq_reference(p.w, p.x, p.m))}};
+      const VqFormat& f = arch.vq;
+      if (shape.k % static_cast<std::uint64_t>(f.vector_dim))
+        throw InputError(fmt::format("--k: {} is not a multiple of vq.vector_dim ({})", shape.k, f.vector_dim));
+      const VqProblem p =
+          random_vq_problem(shape.m, shape.k, shape.n, f.codebooks, f.index_bits, f.vector_dim,
+                            static_cast<std::uint64_t>(f.group_k), static_cast<std::uint64_t>(f.group_n), 0.0, seed);
+      const VqGemvResult v = simulate_vq_gemv(arch, p.w, p.x, p.m);
+      r = v.report;
+      r.phase = "gemm";
+      r.functional = {{"seed", seed},
+                      {"reference", "float64: weights dequantised from the codebooks, then x W"},
+                      {"relative_l2_error", relative_l2_error(v.y, vq_reference(p.w, p.x, p.m))}};
     }
   } else {
     r = simulate_gemm(arch, shape);

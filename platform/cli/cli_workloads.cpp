@@ -35,15 +35,14 @@ std::vector<ArchConfig> archs_from(const std::string& list, const SimOptions& s)
 void add_e2e_options(po::options_description& d) {
   d.add_options()("dataset", po::value<std::string>()->default_value("dolly"),
                   "request trace (built-in name or JSON file)")("requests", po::value<std::string>(),
-                                                                 "the first N requests only")(
+                                                                "the first N requests only")(
       "kv-grid", po::value<std::string>()->default_value("32"),
       "simulate decode steps at KV lengths on this grid, interpolate between (1: every length)");
 }
 
 std::vector<Request> e2e_requests(const po::variables_map& vm, StudyOptions& options) {
   std::vector<Request> requests = load_dataset(vm["dataset"].as<std::string>());
-  if (vm.count("requests"))
-    requests.resize(positive("--requests", vm["requests"].as<std::string>(), requests.size()));
+  if (vm.count("requests")) requests.resize(positive("--requests", vm["requests"].as<std::string>(), requests.size()));
   options.kv_grid = positive("--kv-grid", vm["kv-grid"].as<std::string>(), 1 << 20);
   return requests;
 }
@@ -51,8 +50,7 @@ std::vector<Request> e2e_requests(const po::variables_map& vm, StudyOptions& opt
 void add_workload_options(po::options_description& d) {
   d.add_options()("phase", po::value<std::string>()->default_value("decode"), "decode|prefill|e2e")(
       "batch", po::value<std::string>()->default_value("1"), "sequences per step")(
-      "seq-len", po::value<std::string>()->default_value("128"),
-      "prefill: prompt tokens; decode: KV-cache positions")(
+      "seq-len", po::value<std::string>()->default_value("128"), "prefill: prompt tokens; decode: KV-cache positions")(
       "seed", po::value<std::string>()->default_value("1"), "MoE routing seed")(
       "routing-skew", po::value<double>()->default_value(0.0), "MoE routing skew (0: uniform)")(
       "direct", po::bool_switch(), "simulate every operation (no composition of signatures)")(
@@ -108,13 +106,13 @@ Parsed parse_workload_command(const std::string& command, const std::vector<std:
   if (p.vm.count("trace")) {
     p.w.options.trace = p.vm["trace"].as<std::string>();
     check_output(p.w.options.trace, "--trace");
-    if (p.w.phase == "e2e")
-      throw InputError("--trace: a timeline is of one forward pass (--phase decode or prefill)");
+    if (p.w.phase == "e2e") throw InputError("--trace: a timeline is of one forward pass (--phase decode or prefill)");
   }
   return p;
 }
 
-std::vector<Report> run_workload(const std::vector<ArchConfig>& archs, const ModelConfig& model, const WorkloadArgs& w) {
+std::vector<Report> run_workload(const std::vector<ArchConfig>& archs, const ModelConfig& model,
+                                 const WorkloadArgs& w) {
   if (w.phase == "e2e") return run_e2e(archs, model, w.requests, w.options);
   return run_model(archs, model, w.request, w.options);
 }
@@ -165,8 +163,8 @@ int cmd_compare(const std::string& command, const std::vector<std::string>& args
 int cmd_e2e(const std::string& command, const std::vector<std::string>& args) {
   po::options_description d("e2e options");
   d.add_options()("model", po::value<std::string>(), "model")(
-      "archs", po::value<std::string>()->default_value(default_archs), "a,b,...")(
-      "csv", po::value<std::string>(), "write the reports as CSV")(
+      "archs", po::value<std::string>()->default_value(default_archs), "a,b,...")("csv", po::value<std::string>(),
+                                                                                  "write the reports as CSV")(
       "plot", po::value<std::string>(), "draw latency, energy per token and ratios as a PNG (matplotlib)");
   add_e2e_options(d);
   add_sim_options(d);
@@ -199,8 +197,8 @@ int cmd_e2e(const std::string& command, const std::vector<std::string>& args) {
 int cmd_validate(const std::string& command, const std::vector<std::string>& args) {
   po::options_description d("validate options");
   d.add_options()("json", po::value<std::string>(), "write the checks as JSON")(
-      "realistic-dram", po::value<std::string>()->default_value("lpddr5-6400"),
-      "DRAM preset of the realistic setting")("quiet", po::bool_switch(), "no progress on stderr");
+      "realistic-dram", po::value<std::string>()->default_value("lpddr5-6400"), "DRAM preset of the realistic setting")(
+      "quiet", po::bool_switch(), "no progress on stderr");
   add_jobs_option(d);
   const auto vm = parse(command, args, d);
   std::optional<std::string> json;

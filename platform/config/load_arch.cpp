@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "config/builtin_files.hpp"
 #include "common/error.hpp"
+#include "config/builtin_files.hpp"
 #include "dram/address_mapper.hpp"
 
 namespace eva {

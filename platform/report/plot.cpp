@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "config/builtin_files.hpp"
 #include "common/error.hpp"
+#include "config/builtin_files.hpp"
 #include "process/process.hpp"
 #include "report/report.hpp"
 
@@ -46,8 +46,9 @@ std::string plot_python() {
       // not there: try the next
     }
   }
-  throw InputError("--plot: needs Python 3 with matplotlib (Debian package python3-matplotlib; scripts/setup.sh "
-                   "installs it)");
+  throw InputError(
+      "--plot: needs Python 3 with matplotlib (Debian package python3-matplotlib; scripts/setup.sh "
+      "installs it)");
 }
 
 void write_plot(const std::string& python, const std::string& png, const nlohmann::json& report) {
@@ -58,8 +59,8 @@ void write_plot(const std::string& python, const std::string& png, const nlohman
   std::ofstream(s.path("plot_compare.py"), std::ios::binary) << script->second;
   std::ofstream(s.path("report.json"), std::ios::binary) << report.dump();
   const std::string drawn = s.path("plot.png");
-  const pid_t pid = spawn_process({python, s.path("plot_compare.py"), s.path("report.json"), drawn}, s.path("out"),
-                                  s.path("err"));
+  const pid_t pid =
+      spawn_process({python, s.path("plot_compare.py"), s.path("report.json"), drawn}, s.path("out"), s.path("err"));
   if (wait_process(pid).second != 0) {
     std::ifstream err(s.path("err"));
     std::string line, last;

@@ -110,11 +110,11 @@ std::string to_csv(const std::vector<Report>& reports) {
          "sram_bank_conflict_cycles,ops,sim_wall_s,area_mm2,gops,gops_per_w,gops_per_mm2,energy_per_token_j\n";
   for (const auto& r : reports)
     out << fmt::format("{},{},{},{},{:.9g},{},{},{},{:.6f},{},{},{:.3f},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g}\n",
-                       csv_field(r.arch), csv_field(r.model),
-                       csv_field(r.phase), r.cycles, r.seconds, r.energy_j ? fmt::format("{:.9g}", *r.energy_j) : "",
-                       r.dram_bytes_read, r.dram_bytes_written, r.dram_bw_utilization, r.sram_bank_conflict_cycles,
-                       r.ops.size(), r.sim_wall_s, r.area_mm2, efficiency(r).gops, efficiency(r).gops_per_w,
-                       efficiency(r).gops_per_mm2, efficiency(r).energy_per_token_j);
+                       csv_field(r.arch), csv_field(r.model), csv_field(r.phase), r.cycles, r.seconds,
+                       r.energy_j ? fmt::format("{:.9g}", *r.energy_j) : "", r.dram_bytes_read, r.dram_bytes_written,
+                       r.dram_bw_utilization, r.sram_bank_conflict_cycles, r.ops.size(), r.sim_wall_s, r.area_mm2,
+                       efficiency(r).gops, efficiency(r).gops_per_w, efficiency(r).gops_per_mm2,
+                       efficiency(r).energy_per_token_j);
   return out.str();
 }
 

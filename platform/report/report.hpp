@@ -19,9 +19,9 @@ struct OpReport {
   std::uint64_t compute_cycles = 0;  // the array's cycles with memory never late
   std::uint64_t dram_bytes_read = 0, dram_bytes_written = 0;
   double seconds = 0.0;
-  double energy_j = 0.0;  // the platform's energy over the op's time, leakage included
+  double energy_j = 0.0;                             // the platform's energy over the op's time, leakage included
   std::map<std::string, double> energy_breakdown_j;  // the same per module
-  double work_ops = 0.0;  // 2 x multiply-accumulates
+  double work_ops = 0.0;                             // 2 x multiply-accumulates
 };
 
 struct Report {

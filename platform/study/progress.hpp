@@ -28,8 +28,8 @@ class Progress {
     const double f = m_total ? static_cast<double>(m_done) / static_cast<double>(m_total) : 0.0;
     const int width = 30, filled = static_cast<int>(f * width + 0.5);
     const double elapsed = std::chrono::duration<double>(now - m_start).count();
-    std::fprintf(stderr, "\r%s [%.*s%*s] %3.0f%%  %.0f s", m_what.c_str(), filled,
-                 "##############################", width - filled, "", 100.0 * f, elapsed);
+    std::fprintf(stderr, "\r%s [%.*s%*s] %3.0f%%  %.0f s", m_what.c_str(), filled, "##############################",
+                 width - filled, "", 100.0 * f, elapsed);
     std::fflush(stderr);
     m_drawn = true;
   }

@@ -14,11 +14,11 @@
 
 #include <fmt/format.h>
 
-#include "vp/address_allocator.hpp"
 #include "common/error.hpp"
-#include "vp/platform.hpp"
 #include "process/process.hpp"
 #include "study/progress.hpp"
+#include "vp/address_allocator.hpp"
+#include "vp/platform.hpp"
 
 namespace eva {
 
@@ -198,7 +198,7 @@ void Runner::run_all(const std::vector<Runner*>& runners, bool quiet, unsigned j
     std::remove(c.path.c_str());
     if (!failure && (j.is_discarded() || j.contains("error") || status != 0)) {
       failure = j.is_object() && j.contains("error") ? j["error"].get<std::string>()
-                                                      : fmt::format("a simulating process ended with status {}", status);
+                                                     : fmt::format("a simulating process ended with status {}", status);
       input_failure = j.is_object() && j.value("input", false);
       continue;
     }

@@ -207,9 +207,9 @@ std::string comparison_table(const std::vector<Report>& reports, const std::vect
   std::string out = head + "\n";
   for (const Report& r : reports) {
     const Efficiency e = efficiency(r);
-    std::string row = fmt::format("{:<{}} {:>14.4f} {:>12.4f} {:>12.4f} {:>10.2f} {:>9.2f} {:>10.2f}", r.arch, width,
-                                  r.seconds * 1e3, r.energy_j.value_or(0.0) * 1e3, e.energy_per_token_j * 1e3, e.gops,
-                                  e.gops_per_w, e.gops_per_mm2);
+    std::string row =
+        fmt::format("{:<{}} {:>14.4f} {:>12.4f} {:>12.4f} {:>10.2f} {:>9.2f} {:>10.2f}", r.arch, width, r.seconds * 1e3,
+                    r.energy_j.value_or(0.0) * 1e3, e.energy_per_token_j * 1e3, e.gops, e.gops_per_w, e.gops_per_mm2);
     for (const std::string& b : baselines) {
       const std::string s = "speedup_vs_" + b, f = "energy_efficiency_vs_" + b;
       if (r.extra.contains(s))

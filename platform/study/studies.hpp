@@ -42,8 +42,7 @@ struct E2ePlan {
   std::uint64_t kv_grid = 1;
   std::map<std::uint64_t, std::size_t> prefill, decode;  // length -> workload handle
 };
-E2ePlan plan_e2e(Runner& runner, const ModelConfig& model, const std::vector<Request>& requests,
-                 std::uint64_t kv_grid);
+E2ePlan plan_e2e(Runner& runner, const ModelConfig& model, const std::vector<Request>& requests, std::uint64_t kv_grid);
 std::vector<Report> finish_e2e(const Runner& runner, const E2ePlan& plan);
 
 // One forward pass (prefill or decode) of `model` on each architecture.

@@ -16,8 +16,8 @@
 
 #include "common/error.hpp"
 #include "process/process.hpp"
-#include "study/progress.hpp"
 #include "report/report.hpp"
+#include "study/progress.hpp"
 
 namespace eva {
 
@@ -138,8 +138,9 @@ std::vector<std::string> SweepPlan::arguments(std::uint64_t i) const {
   std::vector<std::string> args = {command};
   // The sweep runs points side by side: one process each unless told otherwise.
   const bool shares = command == "compare" || command == "e2e";
-  const bool jobs_given = std::any_of(options.begin(), options.end(), [](const auto& o) { return o.first == "jobs"; }) ||
-                          std::any_of(axes.begin(), axes.end(), [](const SweepAxis& a) { return !a.is_set && a.key == "jobs"; });
+  const bool jobs_given =
+      std::any_of(options.begin(), options.end(), [](const auto& o) { return o.first == "jobs"; }) ||
+      std::any_of(axes.begin(), axes.end(), [](const SweepAxis& a) { return !a.is_set && a.key == "jobs"; });
   if (shares && !jobs_given) args.insert(args.end(), {"--jobs", "1"});
   for (const auto& [name, value] : options) add_option(args, name, value);
   for (std::size_t a = 0; a < axes.size(); ++a)
@@ -179,8 +180,8 @@ SweepPlan load_sweep(const std::string& path) {
     if (key == "command") {
       plan.command = r.scalar(kv.second, key);
       if (!sweepable.count(plan.command))
-        r.fail(kv.second, fmt::format("command: expected one of run, gemm, compare, e2e, dram-bench, got '{}'",
-                                      plan.command));
+        r.fail(kv.second,
+               fmt::format("command: expected one of run, gemm, compare, e2e, dram-bench, got '{}'", plan.command));
     } else if (key == "options") {
       plan.options = r.values(kv.second, key);
       for (const auto& o : plan.options) r.check_option(kv.second, key, o.first);
@@ -203,7 +204,8 @@ SweepPlan load_sweep(const std::string& path) {
     } else if (key == "options") {
       const std::size_t before = plan.axes.size();
       r.axes(kv.second, "vary.options", false, plan.axes);
-      for (std::size_t a = before; a < plan.axes.size(); ++a) r.check_option(kv.second, "vary.options", plan.axes[a].key);
+      for (std::size_t a = before; a < plan.axes.size(); ++a)
+        r.check_option(kv.second, "vary.options", plan.axes[a].key);
     } else {
       r.fail(kv.first, fmt::format("vary: unknown key '{}' (expected set, options)", key));
     }
@@ -227,7 +229,8 @@ SweepPlan load_sweep(const std::string& path) {
   return plan;
 }
 
-std::vector<nlohmann::ordered_json> sweep_rows(const SweepPlan& plan, std::uint64_t point, const nlohmann::json& report) {
+std::vector<nlohmann::ordered_json> sweep_rows(const SweepPlan& plan, std::uint64_t point,
+                                               const nlohmann::json& report) {
   const std::vector<std::string> v = plan.values(point);
   std::vector<nlohmann::ordered_json> rows;
   const auto row_of = [&](const nlohmann::json& r) {
@@ -309,7 +312,8 @@ std::vector<nlohmann::ordered_json> run_sweep(const SweepPlan& plan, const Sweep
       }
       if (running.empty()) break;
       const auto [pid, status] = wait_process();
-      const auto it = std::find_if(running.begin(), running.end(), [pid = pid](const Child& c) { return c.pid == pid; });
+      const auto it =
+          std::find_if(running.begin(), running.end(), [pid = pid](const Child& c) { return c.pid == pid; });
       if (it == running.end()) continue;
       const std::uint64_t point = it->point;
       running.erase(it);
@@ -360,8 +364,8 @@ std::vector<nlohmann::ordered_json> run_sweep(const SweepPlan& plan, const Sweep
     fs::rename(entry.path(), out / entry.path().filename(), ec);
     if (ec) {
       discard();
-      throw InputError(fmt::format("--out {}: cannot write {}: {}", options.out, entry.path().filename().string(),
-                                   ec.message()));
+      throw InputError(
+          fmt::format("--out {}: cannot write {}: {}", options.out, entry.path().filename().string(), ec.message()));
     }
   }
   fs::remove_all(stage, ec);

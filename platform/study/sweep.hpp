@@ -47,7 +47,8 @@ SweepPlan load_sweep(const std::string& path);
 
 // One summary row per result of a point's JSON report (a report, or
 // {"results": [...]}): the swept values, then the report's scalar keys.
-std::vector<nlohmann::ordered_json> sweep_rows(const SweepPlan& plan, std::uint64_t point, const nlohmann::json& report);
+std::vector<nlohmann::ordered_json> sweep_rows(const SweepPlan& plan, std::uint64_t point,
+                                               const nlohmann::json& report);
 // Rows as CSV: the union of their keys as columns, in order of appearance.
 std::string rows_csv(const std::vector<nlohmann::ordered_json>& rows);
 

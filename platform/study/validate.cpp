@@ -23,7 +23,7 @@ constexpr double paper_energy_efficiency_vs_figlut = 7.17;
 constexpr double paper_e2e_speedup_min = 8.20, paper_e2e_speedup_max = 24.49;
 
 // The dense models of BRIEF section 5 whose FC layers the decode claims range over.
-const std::vector<std::string> decode_models = {"llama1-7b", "llama1-13b", "llama1-30b", "llama1-65b", "llama2-7b",
+const std::vector<std::string> decode_models = {"llama1-7b",  "llama1-13b", "llama1-30b", "llama1-65b", "llama2-7b",
                                                 "llama2-13b", "llama2-70b", "llama3-8b",  "llama3-70b"};
 const std::vector<std::string> e2e_baselines = {"sa", "ant", "figna", "figlut"};
 
@@ -53,9 +53,9 @@ std::size_t index_of(const std::vector<ArchConfig>& archs, const std::string& na
 }  // namespace
 
 nlohmann::json validate(const ValidateOptions& o, std::string& table) {
-  const std::vector<Setting> settings = {{"paper (ideal 64 GB/s, weight_load=paper)", "ideal", "paper"},
-                                         {fmt::format("realistic ({}, weight_load=overlapped)", o.realistic_dram),
-                                          o.realistic_dram, "overlapped"}};
+  const std::vector<Setting> settings = {
+      {"paper (ideal 64 GB/s, weight_load=paper)", "ideal", "paper"},
+      {fmt::format("realistic ({}, weight_load=overlapped)", o.realistic_dram), o.realistic_dram, "overlapped"}};
   const std::vector<std::string> arch_names = {"eva", "figlut", "sa", "ant", "figna"};
   const ModelConfig e2e_model = load_model("llama2-7b");
   const std::vector<Request> dolly = load_dataset("dolly");

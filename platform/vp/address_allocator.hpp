@@ -20,8 +20,10 @@ class AddressAllocator {
     const std::uint64_t at = m_next;
     m_next += size;
     if (static_cast<double>(m_next) > m_capacity)
-      throw InputError(fmt::format("{}: operands need {:.2f} GiB, more than the DRAM holds ({:.2f} GiB: dram.capacity_gib, or the timed device's organisation)", what,
-                                   static_cast<double>(m_next) / (1 << 30), m_capacity / (1 << 30)));
+      throw InputError(
+          fmt::format("{}: operands need {:.2f} GiB, more than the DRAM holds ({:.2f} GiB: dram.capacity_gib, or the "
+                      "timed device's organisation)",
+                      what, static_cast<double>(m_next) / (1 << 30), m_capacity / (1 << 30)));
     return at;
   }
 

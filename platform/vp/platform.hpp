@@ -11,14 +11,14 @@
 
 #include <systemc>
 
-#include "vp/address_allocator.hpp"
-#include "config/load_arch.hpp"
 #include "common/accelerator.hpp"
 #include "common/clock.hpp"
 #include "common/op_descriptor.hpp"
 #include "common/timeline.hpp"
+#include "config/load_arch.hpp"
 #include "dram/dram_target.hpp"
 #include "report/report.hpp"
+#include "vp/address_allocator.hpp"
 
 namespace eva {
 

@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "config/load_arch.hpp"
 #include "common/op_descriptor.hpp"
 #include "common/vq_math.hpp"
+#include "config/load_arch.hpp"
 #include "dram/traffic_generator.hpp"
 #include "report/report.hpp"
 

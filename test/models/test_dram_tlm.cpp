@@ -6,10 +6,10 @@
 #include "config/load_arch.hpp"
 #include "dma/dma.hpp"
 #include "dram/dram_controller.hpp"
-#include "vp/platform.hpp"
 #include "sim_check.hpp"
-#include "vp/simulate.hpp"
 #include "sram/sram.hpp"
+#include "vp/platform.hpp"
+#include "vp/simulate.hpp"
 
 using namespace eva;
 

@@ -6,11 +6,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "config/load_arch.hpp"
 #include "arch_for_test.hpp"
 #include "common/error.hpp"
-#include "vp/platform.hpp"
+#include "config/load_arch.hpp"
 #include "sim_check.hpp"
+#include "vp/platform.hpp"
 #include "vp/simulate.hpp"
 
 using namespace eva;

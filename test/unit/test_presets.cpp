@@ -3,8 +3,8 @@
 #include <map>
 #include <string>
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include "arch/presets.hpp"
 #include "config/load_arch.hpp"
