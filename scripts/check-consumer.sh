@@ -11,10 +11,18 @@ build=${1:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
-cmake -S examples/consumer -B "$tmp/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >/dev/null
-cmake --build "$tmp/build" -- -j"$(nproc)" >/dev/null
+# Quiet unless a step fails; then its whole output.
+step() {
+  if ! "$@" >"$tmp/log" 2>&1; then
+    cat "$tmp/log" >&2
+    echo "check-consumer: failed: $*" >&2
+    exit 1
+  fi
+}
+step cmake --install "$build" --prefix "$tmp/prefix"
+step cmake -S examples/consumer -B "$tmp/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+     -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
+step cmake --build "$tmp/build" -- -j"$(nproc)"
 
 if ldd "$tmp/build/gemm_cycles" | grep -E 'yaml-cpp|program_options'; then
   echo "check-consumer: the consumer of EvaVP::models links a YAML or command-line library" >&2
