@@ -12,7 +12,7 @@
 #    4096 x 4096 layer in functional mode: simulation wall-clock seconds.
 # 5. Whole-model compare and the Dolly e2e, the latter in one process and in
 #    one per core (-j).
-# Usage: scripts/bench.sh [path/to/eva-sim]
+# Usage: scripts/bench.sh [path/to/eva-sim]   (or: cmake --build build --target eva-bench)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 eva=${1:-$root/build/platform/eva-sim}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: sets up (scripts/setup.sh), builds and runs the whole
-# suite, first in the release build, then under AddressSanitizer and UBSan.
+# suite, first in the release build (then checks the installed package with
+# scripts/check-consumer.sh), then under AddressSanitizer and UBSan.
 #   scripts/test.sh            both builds
 #   scripts/test.sh --quick    the release build only
 set -euo pipefail
@@ -9,6 +10,7 @@ jobs=$(nproc)
 
 scripts/setup.sh
 ctest --preset release -j"$jobs"
+scripts/check-consumer.sh build
 if [[ "${1:-}" != "--quick" ]]; then
   scripts/setup.sh --asan
   ctest --preset asan -j"$jobs"

@@ -11,8 +11,8 @@ inline int run_session(int argc, char* argv[]) {
   Catch::Session session;
   if (const int rc = session.applyCommandLine(argc, argv); rc != 0) return rc;
   auto& data = session.configData();
-  data.warnings = static_cast<Catch::WarnAbout::What>(data.warnings | Catch::WarnAbout::NoTests |
-                                                      Catch::WarnAbout::NoAssertions);
+  data.warnings =
+      static_cast<Catch::WarnAbout::What>(data.warnings | Catch::WarnAbout::NoTests | Catch::WarnAbout::NoAssertions);
   return session.run();
 }
 

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "common/builtin_files.hpp"
 #include "common/error.hpp"
+#include "config/builtin_files.hpp"
 #include "model_config.hpp"
 
 namespace eva {
@@ -36,7 +36,8 @@ std::vector<Request> load_dataset(const std::string& name_or_path) {
     const auto& r = j[i];
     const auto length = [&](const char* key) {
       if (!r.is_object() || !r.contains(key) || !r[key].is_number_integer() || r[key].get<std::int64_t>() <= 0)
-        throw InputError(fmt::format("--dataset: {}: request {}: '{}' must be a positive integer", name_or_path, i, key));
+        throw InputError(
+            fmt::format("--dataset: {}: request {}: '{}' must be a positive integer", name_or_path, i, key));
       return static_cast<std::uint64_t>(r[key].get<std::int64_t>());
     };
     out.push_back({length("input_length"), length("output_length")});

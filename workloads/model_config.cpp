@@ -2,8 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "common/builtin_files.hpp"
 #include "common/error.hpp"
+#include "config/builtin_files.hpp"
+#include "config/param_set.hpp"
 
 namespace eva {
 

@@ -94,7 +94,8 @@ struct UnitPower {
   double leakage_fraction = 0.0;
   double area_mm2 = 0.0;
   UnitPower() = default;
-  UnitPower(double w, const EnergyConfig& e, double area) : watts(w), leakage_fraction(e.leakage_fraction), area_mm2(area) {}
+  UnitPower(double w, const EnergyConfig& e, double area)
+      : watts(w), leakage_fraction(e.leakage_fraction), area_mm2(area) {}
   // `busy_s` of work within a run of `total_s`.
   double energy_j(double busy_s, double total_s) const {
     return watts * (leakage_fraction * total_s + (1.0 - leakage_fraction) * busy_s);
@@ -123,9 +124,10 @@ class BufferTraffic {
   BufferTraffic() {
     static const char* names[count] = {"weight", "input", "output", "codebook"};
     for (int b = 0; b < count; ++b) {
-      m_read[b] = m_stats.add(std::string(names[b]) + "_bits_read", "bit", std::string("bits read from the ") + names[b] + " buffer");
-      m_written[b] =
-          m_stats.add(std::string(names[b]) + "_bits_written", "bit", std::string("bits written to the ") + names[b] + " buffer");
+      m_read[b] = m_stats.add(std::string(names[b]) + "_bits_read", "bit",
+                              std::string("bits read from the ") + names[b] + " buffer");
+      m_written[b] = m_stats.add(std::string(names[b]) + "_bits_written", "bit",
+                                 std::string("bits written to the ") + names[b] + " buffer");
     }
   }
   void read(Buffer b, double bits) { m_stats.inc(m_read[b], bits); }

@@ -28,7 +28,7 @@ struct GemmDescriptor {
   std::uint64_t out_addr = 0;       // y, row-major, formats.out_bits per element
   std::uint64_t count = 1;
   std::uint64_t act_stride = 0, weight_stride = 0, out_stride = 0;  // bytes
-  bool functional = false;  // move and compute data (else time only)
+  bool functional = false;                                          // move and compute data (else time only)
 };
 
 // Non-FC operations of a transformer layer, for the vector/special-function

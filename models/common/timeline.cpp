@@ -14,9 +14,7 @@ std::map<const sc_core::sc_object*, Timeline*>& attached() {
   return m;
 }
 
-std::uint64_t to_ps(const sc_core::sc_time& t) {
-  return static_cast<std::uint64_t>(t.to_seconds() * 1e12 + 0.5);
-}
+std::uint64_t to_ps(const sc_core::sc_time& t) { return static_cast<std::uint64_t>(t.to_seconds() * 1e12 + 0.5); }
 
 // A JSON string literal.
 std::string quoted(std::string_view s) {
@@ -69,7 +67,8 @@ void Timeline::add(std::string_view track, bool overlapping, std::string name, c
     }
     ++m_units;
   }
-  m_events.push_back(Event{track_id(track, overlapping), overlapping, std::move(name), to_ps(start), to_ps(std::max(start, end))});
+  m_events.push_back(
+      Event{track_id(track, overlapping), overlapping, std::move(name), to_ps(start), to_ps(std::max(start, end))});
 }
 
 void Timeline::span(std::string_view track, std::string name, const sc_core::sc_time& start,
@@ -96,10 +95,12 @@ std::string Timeline::events_json(int pid, const std::string& process) const {
   for (std::uint32_t rank = 0; rank < order.size(); ++rank) {
     const std::uint32_t t = order[rank];
     if (m_overlapping[t]) continue;  // async slices: Perfetto gives them tracks of their own
-    out += fmt::format(",\n{{\"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"name\": \"thread_name\", \"args\": {{\"name\": {}}}}}",
-                       pid, t + 1, quoted(m_tracks[t]));
     out += fmt::format(
-        ",\n{{\"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"name\": \"thread_sort_index\", \"args\": {{\"sort_index\": {}}}}}",
+        ",\n{{\"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"name\": \"thread_name\", \"args\": {{\"name\": {}}}}}", pid,
+        t + 1, quoted(m_tracks[t]));
+    out += fmt::format(
+        ",\n{{\"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"name\": \"thread_sort_index\", \"args\": {{\"sort_index\": "
+        "{}}}}}",
         pid, t + 1, rank);
   }
   std::vector<std::size_t> by_start(m_events.size());
@@ -112,12 +113,12 @@ std::string Timeline::events_json(int pid, const std::string& process) const {
     if (e.overlapping) {  // an async begin and end with their own id
       const std::string common = fmt::format(R"("pid": {}, "cat": {}, "id": {}, "name": {})", pid,
                                              quoted(m_tracks[e.track]), i, quoted(m_tracks[e.track]));
-      out += fmt::format(",\n{{\"ph\": \"b\", {}, \"ts\": {}, \"args\": {{\"what\": {}}}}}", common,
-                         us(e.start_ps), quoted(e.name));
+      out += fmt::format(",\n{{\"ph\": \"b\", {}, \"ts\": {}, \"args\": {{\"what\": {}}}}}", common, us(e.start_ps),
+                         quoted(e.name));
       out += fmt::format(",\n{{\"ph\": \"e\", {}, \"ts\": {}}}", common, us(e.end_ps));
     } else {
-      out += fmt::format(",\n{{\"ph\": \"X\", \"pid\": {}, \"tid\": {}, \"name\": {}, \"ts\": {}, \"dur\": {}}}",
-                         pid, e.track + 1, quoted(e.name), us(e.start_ps), us(e.end_ps - e.start_ps));
+      out += fmt::format(",\n{{\"ph\": \"X\", \"pid\": {}, \"tid\": {}, \"name\": {}, \"ts\": {}, \"dur\": {}}}", pid,
+                         e.track + 1, quoted(e.name), us(e.start_ps), us(e.end_ps - e.start_ps));
     }
   }
   return out;

@@ -22,8 +22,7 @@ class Timeline {
   // A span on `track`; spans of one track follow each other.
   void span(std::string_view track, std::string name, const sc_core::sc_time& start, const sc_core::sc_time& end);
   // An interval that may overlap others of its track (DMA transfers).
-  void interval(std::string_view track, std::string name, const sc_core::sc_time& start,
-                const sc_core::sc_time& end);
+  void interval(std::string_view track, std::string name, const sc_core::sc_time& start, const sc_core::sc_time& end);
   // An operation of the platform: on the "ops" track, never dropped.
   void op(std::string name, const sc_core::sc_time& start, const sc_core::sc_time& end);
 

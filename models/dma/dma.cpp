@@ -249,7 +249,8 @@ void Dma::retire(Slot& slot, const sc_core::sc_time& done) {
   if (--state->left == 0) {
     state->finished.notify(state->last - sc_core::sc_time_stamp());
     if (Timeline* t = Timeline::of(*this))
-      t->interval(state->write ? "dma write" : "dma read", fmt::format("{} B", state->bytes), state->start, state->last);
+      t->interval(state->write ? "dma write" : "dma read", fmt::format("{} B", state->bytes), state->start,
+                  state->last);
   }
   m_free.push_back(&slot);
   m_wakeup.notify(sc_core::SC_ZERO_TIME);

@@ -177,7 +177,8 @@ struct DramConfig {
 
 // Keys that belong to one kind only: setting them for the other is an error.
 inline const std::vector<std::string>& ideal_only_dram_keys() {
-  static const std::vector<std::string> keys = {"bandwidth_gbps", "latency_ns", "capacity_gib", "energy_pj_per_bit", "background_w"};
+  static const std::vector<std::string> keys = {"bandwidth_gbps", "latency_ns", "capacity_gib", "energy_pj_per_bit",
+                                                "background_w"};
   return keys;
 }
 

@@ -41,9 +41,9 @@ class EpilogueUnit : public sc_core::sc_module, public PricedUnit {
   // One chunk of columns of one pass.
   struct Job {
     std::uint64_t cols = 0;
-    std::uint64_t rows = 0;          // OC rows per column: sub-vectors x input rows
-    std::uint64_t m = 1;             // input rows: row r is sub-vector r / m of input row r % m
-    std::uint64_t oc_base = 0;       // byte address of the OC half holding the pass
+    std::uint64_t rows = 0;                 // OC rows per column: sub-vectors x input rows
+    std::uint64_t m = 1;                    // input rows: row r is sub-vector r / m of input row r % m
+    std::uint64_t oc_base = 0;              // byte address of the OC half holding the pass
     std::uint64_t entry0 = 0, entries = 0;  // the entry tile in that half
     // Functional: the index of sub-vector v of column j at indices[j x (rows / m) + v],
     // and this unit's sums of input row mm, column j, added into partial[mm x cols + j].

@@ -16,7 +16,6 @@
 
 namespace eva {
 
-
 // The state of one VQ layer in flight, shared by its threads.
 struct EvaPlan {
   EvaPlan(const GemmDescriptor& d, EvaTiler t, std::uint64_t index_slots)
@@ -49,20 +48,34 @@ struct EvaPlan {
 EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaConfig& config)
     : Accelerator(name),
       dma("dma", config.dma),
-      array("array", config.systolic, config.clock_mhz, UnitPower(config.energy.array_w, config.energy, config.area.array_mm2)),
+      array("array", config.systolic, config.clock_mhz,
+            UnitPower(config.energy.array_w, config.energy, config.area.array_mm2)),
       oc("oc", config.oc, config.clock_mhz),
       epilogue_units("epilogue", static_cast<std::size_t>(config.epilogue.units),
                      [&config](const char* name, std::size_t i) {
-                       return new EpilogueUnit(name, config.epilogue, static_cast<int>(i),
-                                               static_cast<std::uint64_t>(config.oc.banks), config.clock_mhz,
-                                               UnitPower(config.energy.epilogue_unit_w, config.energy,
-                                                         config.area.epilogue_unit_mm2));
+                       return new EpilogueUnit(
+                           name, config.epilogue, static_cast<int>(i), static_cast<std::uint64_t>(config.oc.banks),
+                           config.clock_mhz,
+                           UnitPower(config.energy.epilogue_unit_w, config.energy, config.area.epilogue_unit_mm2));
                      }),
-      vector("vector", config.vector, config.clock_mhz, UnitPower(config.energy.vector_w, config.energy, config.area.vector_mm2)),
-      input_buffer("input_buffer", buffer_sram(config.buffers.input_kib, config.energy.input.read_pj_per_bit, config.energy.input.write_pj_per_bit), config.clock_mhz),
-      codebook_buffer("codebook_buffer", buffer_sram(config.buffers.codebook_kib, config.energy.codebook.read_pj_per_bit, config.energy.codebook.write_pj_per_bit), config.clock_mhz),
-      index_buffer("index_buffer", buffer_sram(config.buffers.weight_kib, config.energy.weight.read_pj_per_bit, config.energy.weight.write_pj_per_bit), config.clock_mhz),
-      output_buffer("output_buffer", buffer_sram(config.buffers.output_kib, config.energy.output.read_pj_per_bit, config.energy.output.write_pj_per_bit), config.clock_mhz),
+      vector("vector", config.vector, config.clock_mhz,
+             UnitPower(config.energy.vector_w, config.energy, config.area.vector_mm2)),
+      input_buffer("input_buffer",
+                   buffer_sram(config.buffers.input_kib, config.energy.input.read_pj_per_bit,
+                               config.energy.input.write_pj_per_bit),
+                   config.clock_mhz),
+      codebook_buffer("codebook_buffer",
+                      buffer_sram(config.buffers.codebook_kib, config.energy.codebook.read_pj_per_bit,
+                                  config.energy.codebook.write_pj_per_bit),
+                      config.clock_mhz),
+      index_buffer("index_buffer",
+                   buffer_sram(config.buffers.weight_kib, config.energy.weight.read_pj_per_bit,
+                               config.energy.weight.write_pj_per_bit),
+                   config.clock_mhz),
+      output_buffer("output_buffer",
+                    buffer_sram(config.buffers.output_kib, config.energy.output.read_pj_per_bit,
+                                config.energy.output.write_pj_per_bit),
+                    config.clock_mhz),
       bus("bus"),
       buffer_port("buffer_port"),
       m_config(config),
@@ -189,9 +202,10 @@ void EvaAccelerator::check(const GemmDescriptor& op) const {
       throw InputError(fmt::format("buffers.codebook_kib: {} KiB cannot double-buffer {} B of codebooks",
                                    m_config.buffers.codebook_kib, cb));
     if (EvaTiler::tile_cols * t.column_bytes(t.block_rows()) > half(m_config.buffers.weight_kib))
-      throw InputError(fmt::format("buffers.weight_kib: {} KiB (the index buffer) cannot double-buffer one "
-                                   "tile of index columns",
-                                   m_config.buffers.weight_kib));
+      throw InputError(
+          fmt::format("buffers.weight_kib: {} KiB (the index buffer) cannot double-buffer one "
+                      "tile of index columns",
+                      m_config.buffers.weight_kib));
   }
   if (prefill(op.m)) {
     if (op.functional)
@@ -263,8 +277,8 @@ void EvaAccelerator::fetch(EvaPlan& plan) {
       plan.act_slots.acquire();
       act_slot ^= 1;
       const std::uint64_t row = p.v * d * 2;
-      act = dma.start_load(op.act_addr + (p.m0 * op.k + p.v0 * d) * 2, row, p.m, op.k * 2,
-                           plan.act_at[act_slot], !op.functional);
+      act = dma.start_load(op.act_addr + (p.m0 * op.k + p.v0 * d) * 2, row, p.m, op.k * 2, plan.act_at[act_slot],
+                           !op.functional);
     }
     if (p.new_codebook) {
       plan.cb_slots.acquire();
@@ -304,8 +318,8 @@ void EvaAccelerator::fetch_indices(EvaPlan& plan) {
       Dma::Transfer last;
       std::uint64_t bytes = 0;
       if (full) {
-        last = dma.start_load(op.weight_addr + tl.run_offset(p.codebook, p.v0, t0), run, full, stride, at,
-                              !op.functional);
+        last =
+            dma.start_load(op.weight_addr + tl.run_offset(p.codebook, p.v0, t0), run, full, stride, at, !op.functional);
         bytes += run * full;
       }
       if (tiles > full) {
@@ -404,9 +418,9 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
         for (std::uint64_t j = 0; j < c.cols; ++j) {
           const std::uint64_t ti = j / tc, width = std::min(tc, c.cols - ti * tc);
           for (std::uint64_t vv = 0; vv < p.v; ++vv)
-            indices[j * p.v + vv] = unpack_index(idx + ti * p.v * plan.tiler.column_bytes(tc) +
-                                                     vv * plan.tiler.column_bytes(width),
-                                                 j % tc, f.index_bits);
+            indices[j * p.v + vv] =
+                unpack_index(idx + ti * p.v * plan.tiler.column_bytes(tc) + vv * plan.tiler.column_bytes(width), j % tc,
+                             f.index_bits);
         }
         job.indices = indices.data();
       }

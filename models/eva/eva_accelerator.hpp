@@ -24,9 +24,9 @@
 
 #include <systemc>
 
+#include "bus/local_bus.hpp"
 #include "common/accelerator.hpp"
 #include "common/clock.hpp"
-#include "bus/local_bus.hpp"
 #include "dma/dma.hpp"
 #include "epilogue/epilogue_unit.hpp"
 #include "eva/eva_config.hpp"
@@ -92,8 +92,8 @@ class EvaAccelerator : public Accelerator {
   // Local addresses of the buffers on the bus.
   std::uint64_t m_input_base, m_codebook_base, m_index_base, m_output_base;
   PricedLeakage m_leakage;
-  WsGemm m_gemm;                   // prefill mode
-  WsGemm m_attention;              // attention over the KV cache
+  WsGemm m_gemm;       // prefill mode
+  WsGemm m_attention;  // attention over the KV cache
   DenseWeights m_kv;
 };
 

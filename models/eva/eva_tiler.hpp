@@ -101,16 +101,14 @@ class EvaTiler {
   }
 
   // DRAM layout of the indices.
-  static constexpr std::uint64_t tile_cols = 32;  // the prefill array's columns
+  static constexpr std::uint64_t tile_cols = 32;           // the prefill array's columns
   std::uint64_t column_bytes(std::uint64_t count) const {  // `count` indices, packed
     return (count * static_cast<std::uint64_t>(m_f.index_bits) + 7) / 8;
   }
   std::uint64_t tile_width(std::uint64_t tile) const { return std::min(tile_cols, m_n - tile * tile_cols); }
   std::uint64_t block_size(std::uint64_t block) const { return std::min(m_block_rows, m_v - block * m_block_rows); }
   // One sub-vector's N indices, tile by tile.
-  std::uint64_t row_bytes() const {
-    return m_n / tile_cols * column_bytes(tile_cols) + column_bytes(m_n % tile_cols);
-  }
+  std::uint64_t row_bytes() const { return m_n / tile_cols * column_bytes(tile_cols) + column_bytes(m_n % tile_cols); }
   std::uint64_t index_bytes() const {  // all of them
     return static_cast<std::uint64_t>(m_f.codebooks) * m_v * row_bytes();
   }

@@ -25,9 +25,7 @@ struct LaneAccess : tlm::tlm_extension<LaneAccess> {
   std::uint64_t cycles = 0;  // set by the SRAM: cycles of all repeats, conflicts included
 
   tlm::tlm_extension_base* clone() const override { return new LaneAccess(*this); }
-  void copy_from(const tlm::tlm_extension_base& other) override {
-    *this = static_cast<const LaneAccess&>(other);
-  }
+  void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const LaneAccess&>(other); }
 };
 
 // Sends one lane access through `socket` (an initiator bound to an SRAM's

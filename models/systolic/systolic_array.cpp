@@ -45,10 +45,10 @@ void SystolicArray::run_oc(std::uint64_t rows, std::uint64_t d, std::uint64_t en
     for (std::uint64_t e = 0; e < (out.values ? entries : 1); ++e) {
       m_access.addrs.clear();
       for (std::uint64_t r = 0; r < rows; ++r) m_access.addrs.push_back(out.oc_base + 2 * (e * out.banks + r));
-      lane_transport(oc_socket, m_trans, m_access, true,
-                     out.values ? reinterpret_cast<std::uint8_t*>(const_cast<half_bits*>(out.values + e * rows))
-                                : nullptr,
-                     ignored);
+      lane_transport(
+          oc_socket, m_trans, m_access, true,
+          out.values ? reinterpret_cast<std::uint8_t*>(const_cast<half_bits*>(out.values + e * rows)) : nullptr,
+          ignored);
     }
   }
   if (Timeline* t = Timeline::of(*this))

@@ -13,11 +13,22 @@ WsAccelerator::WsAccelerator(const sc_core::sc_module_name& name, const WsAccele
                              const WsGemmConfig& gemm, const WsGemmConfig& kv_gemm)
     : Accelerator(name),
       dma("dma", config.dma),
-      array("array", config.systolic, config.clock_mhz, UnitPower(config.energy.array_w, config.energy, config.area.array_mm2)),
-      vector("vector", config.vector, config.clock_mhz, UnitPower(config.energy.vector_w, config.energy, config.area.vector_mm2)),
-      input_buffer("input_buffer", buffer_sram(config.buffers.input_kib, config.energy.input.read_pj_per_bit, config.energy.input.write_pj_per_bit), config.clock_mhz),
-      weight_buffer("weight_buffer", buffer_sram(config.buffers.weight_kib, config.energy.weight.read_pj_per_bit, config.energy.weight.write_pj_per_bit), config.clock_mhz),
-      output_buffer("output_buffer", buffer_sram(config.buffers.output_kib, config.energy.output.read_pj_per_bit, config.energy.output.write_pj_per_bit), config.clock_mhz),
+      array("array", config.systolic, config.clock_mhz,
+            UnitPower(config.energy.array_w, config.energy, config.area.array_mm2)),
+      vector("vector", config.vector, config.clock_mhz,
+             UnitPower(config.energy.vector_w, config.energy, config.area.vector_mm2)),
+      input_buffer("input_buffer",
+                   buffer_sram(config.buffers.input_kib, config.energy.input.read_pj_per_bit,
+                               config.energy.input.write_pj_per_bit),
+                   config.clock_mhz),
+      weight_buffer("weight_buffer",
+                    buffer_sram(config.buffers.weight_kib, config.energy.weight.read_pj_per_bit,
+                                config.energy.weight.write_pj_per_bit),
+                    config.clock_mhz),
+      output_buffer("output_buffer",
+                    buffer_sram(config.buffers.output_kib, config.energy.output.read_pj_per_bit,
+                                config.energy.output.write_pj_per_bit),
+                    config.clock_mhz),
       bus("bus"),
       m_config(config),
       m_clock(config.clock_mhz),
@@ -73,7 +84,8 @@ std::uint64_t WsAccelerator::execute(const GemmDescriptor& op) {
 
 std::uint64_t WsAccelerator::execute_vector(const VectorDescriptor& op) {
   const WsBuffers map = buffer_map(m_config.buffers);
-  return run_vector_op(dma, vector, VectorBuffers{map.input, input_buffer.size(), map.output, output_buffer.size()}, op);
+  return run_vector_op(dma, vector, VectorBuffers{map.input, input_buffer.size(), map.output, output_buffer.size()},
+                       op);
 }
 
 std::vector<const StatGroup*> WsAccelerator::stat_groups() {

@@ -9,11 +9,11 @@
 
 #include <systemc>
 
+#include "bus/local_bus.hpp"
 #include "common/accel_config.hpp"
 #include "common/accelerator.hpp"
 #include "common/clock.hpp"
 #include "common/energy.hpp"
-#include "bus/local_bus.hpp"
 #include "dma/dma.hpp"
 #include "sram/sram.hpp"
 #include "systolic/systolic_array.hpp"

@@ -41,8 +41,8 @@ struct GemmPlan {
   struct Fetched {
     std::uint64_t tile, slot;
     Dma::Transfer input, weights;
-    int input_slot;              // slices: which half of the input buffer
-    std::uint64_t k0, k_width;   // the input held there: reduction columns [k0, k0 + k_width)
+    int input_slot;             // slices: which half of the input buffer
+    std::uint64_t k0, k_width;  // the input held there: reduction columns [k0, k0 + k_width)
   };
   struct Done {
     std::uint64_t tile, slot;
@@ -123,9 +123,10 @@ Sizing size_buffers(const WsGemmConfig& c, const GemmDescriptor& op, const Weigh
     // other half takes the next slice).
     s.slice_tiles = in_buf / 2 / packed_bytes(m_block * rows, c.formats.act_bits);
     if (s.slice_tiles == 0)
-      throw InputError(fmt::format("buffers.input_kib: {} KiB cannot double-buffer the input of one {}-row "
-                                   "reduction tile for {} input rows",
-                                   c.buffers.input_kib, rows, m_block));
+      throw InputError(
+          fmt::format("buffers.input_kib: {} KiB cannot double-buffer the input of one {}-row "
+                      "reduction tile for {} input rows",
+                      c.buffers.input_kib, rows, m_block));
   }
   s.output_slots = out_buf / (m_block * acc_row);  // >= 1 by the choice of m_tile
   // Slices serve a group of column tiles whose accumulators stay in half the
@@ -196,8 +197,8 @@ void WsGemm::fetch(GemmPlan& plan) {
       if (t.first_in_block) {
         plan.input_block.acquire();
         const std::uint64_t row = packed_bytes(op.k, f.act_bits);
-        input = m_dma.start_load(op.act_addr + packed_bytes(t.m0 * op.k, f.act_bits), row, t.m, row,
-                                 plan.input_at[0], !op.functional);
+        input = m_dma.start_load(op.act_addr + packed_bytes(t.m0 * op.k, f.act_bits), row, t.m, row, plan.input_at[0],
+                                 !op.functional);
       }
     } else if (t.group_first && t.k0 % (plan.slice_tiles * rows) == 0) {  // a new slice
       plan.input_block.acquire();
@@ -278,8 +279,8 @@ void WsGemm::store(GemmPlan& plan) {
     }
     m_array.buffer_port.touch(tlm::TLM_READ_COMMAND, m_buffers.output + d.slot * plan.output_slot_bytes,
                               packed_bytes(t.m * t.n, f.acc_bits));
-    m_dma.write_2d(op.out_addr + packed_bytes(t.m0 * op.n + t.n0, f.out_bits), row, t.m,
-                   packed_bytes(op.n, f.out_bits), op.functional ? out.data() : nullptr);
+    m_dma.write_2d(op.out_addr + packed_bytes(t.m0 * op.n + t.n0, f.out_bits), row, t.m, packed_bytes(op.n, f.out_bits),
+                   op.functional ? out.data() : nullptr);
     plan.free_output.push_back(d.slot);
     plan.output_slots.release();
   }

@@ -21,11 +21,11 @@
 namespace eva {
 
 struct WsTile {
-  std::uint64_t block = 0;      // index of the input-row block
-  std::uint64_t m0 = 0, m = 0;  // input rows
-  std::uint64_t k0 = 0, k = 0;  // reduction rows of the tile
-  std::uint64_t n0 = 0, n = 0;  // output columns of the tile
-  std::uint64_t pass = 0;       // pass over this (k, n) tile
+  std::uint64_t block = 0;                       // index of the input-row block
+  std::uint64_t m0 = 0, m = 0;                   // input rows
+  std::uint64_t k0 = 0, k = 0;                   // reduction rows of the tile
+  std::uint64_t n0 = 0, n = 0;                   // output columns of the tile
+  std::uint64_t pass = 0;                        // pass over this (k, n) tile
   bool group_first = false, group_last = false;  // first / last tile of its group at this k
   bool first_k = false, last_k = false;
   bool first_in_block = false, last_in_block = false;

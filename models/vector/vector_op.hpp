@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "common/energy.hpp"
-#include "common/timeline.hpp"
 #include "common/op_descriptor.hpp"
+#include "common/timeline.hpp"
 #include "dma/dma.hpp"
 #include "vector/vector_unit.hpp"
 

@@ -21,8 +21,7 @@ class VectorUnit : public sc_core::sc_module, public PricedUnit {
   // Its operands' port into the on-chip buffers (through the local bus).
   BufferPort buffer_port;
 
-  VectorUnit(const sc_core::sc_module_name& name, const VectorConfig& config, double clock_mhz,
-             const UnitPower& power)
+  VectorUnit(const sc_core::sc_module_name& name, const VectorConfig& config, double clock_mhz, const UnitPower& power)
       : sc_module(name), buffer_port("buffer_port"), m_config(config), m_clock(clock_mhz), m_power(power) {
     m_stat[ops] = m_stats.add("ops", "ops", "operations run");
     m_stat[elements] = m_stats.add("elements", "elements", "elements produced");

@@ -200,7 +200,8 @@ TEST_CASE("describe --arch eva: the epilogue units and the array bound to the OC
   CHECK(r.out.find("epilogue_2") == std::string::npos);  // the tree follows the config
   CHECK(r.out.find("oc  (eva::Sram)") != std::string::npos);
   CHECK(r.out.find("lookup_socket  [target socket]  <- platform.eva.array.oc_socket  <- "
-                   "platform.eva.epilogue_0.lookup_socket  <- platform.eva.epilogue_1.lookup_socket") != std::string::npos);
+                   "platform.eva.epilogue_0.lookup_socket  <- platform.eva.epilogue_1.lookup_socket") !=
+        std::string::npos);
   CHECK(r.out.find("initiator_socket  [initiator socket]  -> platform.dram.target_socket") != std::string::npos);
   CHECK(dir.files().empty());
 }

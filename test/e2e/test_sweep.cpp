@@ -69,8 +69,9 @@ TEST_CASE("sweep runs every point in parallel and writes each report and the sum
 TEST_CASE("sweep over compare: one row per architecture and point") {
   Scratch dir;
   dir.write("tiny.yaml", tiny_model);
-  dir.write("c.yaml", "command: compare\noptions: {model: tiny.yaml, archs: \"eva,sa\"}\n"
-                      "vary: {options: {batch: [1, 2]}}\n");
+  dir.write("c.yaml",
+            "command: compare\noptions: {model: tiny.yaml, archs: \"eva,sa\"}\n"
+            "vary: {options: {batch: [1, 2]}}\n");
   const Run r = eva_sim(dir, {"sweep", "c.yaml", "--out", "out", "--quiet"});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
@@ -83,12 +84,14 @@ TEST_CASE("sweep over compare: one row per architecture and point") {
 
 TEST_CASE("Bad input: a sweep point the command refuses, and nothing is written") {
   Scratch dir;
-  dir.write("s.yaml", "command: gemm\noptions: {arch: eva, m: 1, n: 64, k: 64}\n"
-                      "vary: {set: {epilogue.units: [1, 0, 2]}}\n");
+  dir.write("s.yaml",
+            "command: gemm\noptions: {arch: eva, m: 1, n: 64, k: 64}\n"
+            "vary: {set: {epilogue.units: [1, 0, 2]}}\n");
   const Run r = eva_sim(dir, {"sweep", "s.yaml", "--out", "out", "-j", "2"});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "eva-sim: s.yaml: point 1 (epilogue.units=0): --set epilogue.units=0: epilogue.units: expected an "
-                 "integer >= 1 and <= 4096, got \"0\"\n");
+  CHECK(r.err ==
+        "eva-sim: s.yaml: point 1 (epilogue.units=0): --set epilogue.units=0: epilogue.units: expected an "
+        "integer >= 1 and <= 4096, got \"0\"\n");
   CHECK(!dir.exists("out"));
 }
 

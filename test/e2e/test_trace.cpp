@@ -53,8 +53,8 @@ TEST_CASE("run --trace: every operation on the ops track, end to end as long as 
   dir.write("tiny.yaml", tiny_model);
   for (const char* arch : {"eva", "sa"}) {
     INFO(arch);
-    const Run r = eva_sim(dir, {"run", "--arch", arch, "--model", "tiny.yaml", "--trace", "t.json", "--json", "r.json",
-                                "--quiet"});
+    const Run r = eva_sim(
+        dir, {"run", "--arch", arch, "--model", "tiny.yaml", "--trace", "t.json", "--json", "r.json", "--quiet"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     const auto report = dir.json("r.json");

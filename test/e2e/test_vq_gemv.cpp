@@ -8,7 +8,7 @@
 
 #include "common/fp16.hpp"
 #include "common/vq_math.hpp"
-#include "npy.hpp"
+#include "config/npy.hpp"
 #include "run_eva_sim.hpp"
 
 using namespace eva;

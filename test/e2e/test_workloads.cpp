@@ -43,7 +43,7 @@ TEST_CASE("compare writes one report per architecture with ratios, and is determ
   Scratch dir;
   with_inputs(dir);
   const std::vector<std::string> args = {"compare", "--model", dir.path("tiny.yaml"), "--archs", "sa,figlut,eva",
-                                         "--phase", "prefill", "--seq-len", "40"};
+                                         "--phase", "prefill", "--seq-len",           "40"};
   auto first = args, second = args;
   first.insert(first.end(), {"--json", "a.json", "--csv", "a.csv"});
   second.insert(second.end(), {"--json", "b.json"});
@@ -107,7 +107,8 @@ TEST_CASE("Bad input to the whole-model commands exits 2 and writes nothing") {
   Scratch dir;
   with_inputs(dir);
   dir.write("bad_trace.json", R"([{"input_length": 3}])");
-  dir.write("bad_model.yaml", "name: x\nhidden: 64\nffn: 128\nlayers: 1\nheads: 3\nkv_heads: 2\nhead_dim: 8\nvocab: 10\n");
+  dir.write("bad_model.yaml",
+            "name: x\nhidden: 64\nffn: 128\nlayers: 1\nheads: 3\nkv_heads: 2\nhead_dim: 8\nvocab: 10\n");
   const auto expect_2 = [&](std::vector<std::string> args, const std::string& expected) {
     args.insert(args.end(), {"--json", "out.json"});
     const Run r = eva_sim(dir, args);

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "arch_config.hpp"
+#include "config/load_arch.hpp"
 
 namespace eva::test {
 

@@ -7,10 +7,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "arch_config.hpp"
 #include "arch_for_test.hpp"
+#include "config/load_arch.hpp"
 #include "sim_check.hpp"
-#include "simulate.hpp"
+#include "vp/simulate.hpp"
 
 using namespace eva;
 using eva::test::arch;
@@ -110,7 +110,8 @@ void figlut_cycles(int bits) {
   const std::vector<GemmShape> shapes = {{1, 4096, 4096}, {5, 100, 200}};
   const ArchConfig c = arch("figlut", {"dram.bandwidth_gbps=1e6", "formats.weight_bits=" + std::to_string(bits)});
   const Report r = simulate_gemms(c, shapes);
-  const std::uint64_t share = cdiv(4, static_cast<std::uint64_t>(bits)), passes = cdiv(static_cast<std::uint64_t>(bits), 4);
+  const std::uint64_t share = cdiv(4, static_cast<std::uint64_t>(bits)),
+                      passes = cdiv(static_cast<std::uint64_t>(bits), 4);
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     const GemmShape& s = shapes[i];
     INFO("W" << bits << " M=" << s.m << " N=" << s.n << " K=" << s.k);
@@ -131,9 +132,8 @@ TEST_CASE("figlut reads q bit-planes per weight, plus FP16 alphas and offsets") 
 }
 
 TEST_CASE("ant A4W4: each 8-bit PE splits 2 x 2, tiles of 64 x 64") {
-  const Report r =
-      simulate_gemm(arch("ant", {"dram.bandwidth_gbps=1e6", "formats.act_bits=4", "formats.weight_bits=4"}),
-                    GemmShape{1, 1000, 700});
+  const Report r = simulate_gemm(
+      arch("ant", {"dram.bandwidth_gbps=1e6", "formats.act_bits=4", "formats.weight_bits=4"}), GemmShape{1, 1000, 700});
   CHECK(r.ops[0].compute_cycles == cdiv(700, 64) * cdiv(1000, 64) * (1 + 64 + 2));
 }
 

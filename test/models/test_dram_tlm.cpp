@@ -3,14 +3,14 @@
 // controller. One simulation per test case.
 #include <catch2/catch.hpp>
 
-#include "arch_config.hpp"
+#include "config/load_arch.hpp"
 #include "dma/dma.hpp"
 #include "dram/dram_controller.hpp"
-#include "platform.hpp"
 #include "sim_check.hpp"
-#include "simulate.hpp"
 #include "sram/lane_access.hpp"
 #include "sram/sram.hpp"
+#include "vp/platform.hpp"
+#include "vp/simulate.hpp"
 
 using namespace eva;
 

@@ -6,12 +6,12 @@
 
 #include <catch2/catch.hpp>
 
-#include "arch_config.hpp"
 #include "arch_for_test.hpp"
 #include "common/error.hpp"
-#include "platform.hpp"
+#include "config/load_arch.hpp"
 #include "sim_check.hpp"
-#include "simulate.hpp"
+#include "vp/platform.hpp"
+#include "vp/simulate.hpp"
 
 using namespace eva;
 using eva::test::arch;
@@ -194,7 +194,7 @@ TEST_CASE("EVA's vector unit: passes x rows x ceil(cols / lanes) + pipeline, ope
   // Memory too fast to matter, but for the operands' last burst written into
   // the input buffer (1 cycle of latency, 1 of the 256 B/cycle port).
   CHECK(r.ops[0].cycles == r.ops[0].compute_cycles + 2);
-  CHECK(r.ops[1].dram_bytes_read == 2 * 4096 * 2);    // two FP16 operands
+  CHECK(r.ops[1].dram_bytes_read == 2 * 4096 * 2);  // two FP16 operands
   CHECK(r.ops[1].dram_bytes_written == 4096 * 2);
 }
 

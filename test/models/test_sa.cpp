@@ -5,11 +5,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "arch_config.hpp"
 #include "arch_for_test.hpp"
-#include "platform.hpp"
+#include "config/load_arch.hpp"
 #include "sim_check.hpp"
-#include "simulate.hpp"
+#include "vp/platform.hpp"
+#include "vp/simulate.hpp"
 
 using namespace eva;
 
@@ -155,7 +155,7 @@ TEST_CASE("figna: A16W4 with 4 cycles per tile for pre-alignment") {
   CHECK(r.ops[0].cycles == fill + cdiv(700, 32) * cdiv(1000, 32) * (1 + 64 + 4));
   // 4-bit weights, FP16 activations, float32 scale and zero per channel.
   CHECK(r.dram_bytes_read == 700ull * 1000 / 2 + 700 * 2 + 8 * 1000);
-  CHECK(r.dram_bytes_written == 1000ull * 2);               // 16-bit outputs
+  CHECK(r.dram_bytes_written == 1000ull * 2);  // 16-bit outputs
 }
 
 TEST_CASE("sa runs vector operations on its vector unit, reading and writing FP16") {

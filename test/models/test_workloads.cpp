@@ -6,11 +6,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "arch_config.hpp"
 #include "arch_for_test.hpp"
-#include "runner.hpp"
+#include "config/load_arch.hpp"
 #include "sim_check.hpp"
-#include "studies.hpp"
+#include "study/runner.hpp"
+#include "study/studies.hpp"
 
 using namespace eva;
 using eva::test::arch;
@@ -34,8 +34,8 @@ ModelConfig tiny(int experts = 0, int top_k = 0) {
 }
 
 void same_within(const Report& a, const Report& b, double tolerance) {
-  INFO(a.arch << ": composed " << a.seconds << " s, " << a.energy_j.value_or(0) << " J; direct " << b.seconds
-               << " s, " << b.energy_j.value_or(0) << " J");
+  INFO(a.arch << ": composed " << a.seconds << " s, " << a.energy_j.value_or(0) << " J; direct " << b.seconds << " s, "
+              << b.energy_j.value_or(0) << " J");
   CHECK(a.seconds == Approx(b.seconds).epsilon(tolerance));
   CHECK(a.energy_j.value_or(0) == Approx(b.energy_j.value_or(0)).epsilon(tolerance));
   CHECK(static_cast<double>(a.dram_bytes_read) == Approx(static_cast<double>(b.dram_bytes_read)).epsilon(tolerance));
@@ -44,8 +44,7 @@ void same_within(const Report& a, const Report& b, double tolerance) {
 }  // namespace
 
 TEST_CASE("End to end: composing signatures and interpolating KV lengths equals simulating every step, within 1%") {
-  const std::vector<ArchConfig> archs = {arch("eva"), arch("sa", {"systolic.weight_load=overlapped"}),
-                                         arch("figlut")};
+  const std::vector<ArchConfig> archs = {arch("eva"), arch("sa", {"systolic.weight_load=overlapped"}), arch("figlut")};
   const std::vector<Request> requests = {{5, 40}, {12, 23}, {3, 9}};
   Runner composed(archs);
   const E2ePlan plan = plan_e2e(composed, tiny(), requests, 8);
@@ -133,8 +132,8 @@ TEST_CASE("Every built-in model's prefill, decode and batched decode is accepted
   for (const std::string& name : builtin_model_names()) {
     INFO(name);
     const ModelConfig m = load_model(name);
-    for (const auto& [phase, batch, len] : {std::tuple{Phase::prefill, 1, 300}, std::tuple{Phase::decode, 1, 2048},
-                                            std::tuple{Phase::decode, 16, 512}}) {
+    for (const auto& [phase, batch, len] :
+         {std::tuple{Phase::prefill, 1, 300}, std::tuple{Phase::decode, 1, 2048}, std::tuple{Phase::decode, 16, 512}}) {
       WorkloadRequest q;
       q.phase = phase;
       q.batch = static_cast<std::uint64_t>(batch);

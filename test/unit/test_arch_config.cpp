@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "arch_config.hpp"
+#include "config/load_arch.hpp"
 
 using namespace eva;
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "common/config.hpp"
+#include "config/param_set.hpp"
 
 using namespace eva;
 

@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "arch_config.hpp"
+#include "config/load_arch.hpp"
 #include "dram/address_mapper.hpp"
 #include "dram/dram_channel.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "report.hpp"
+#include "report/report.hpp"
 
 using namespace eva;
 

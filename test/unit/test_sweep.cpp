@@ -3,14 +3,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <stdexcept>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 
 #include <catch2/catch.hpp>
 
 #include "common/error.hpp"
-#include "sweep.hpp"
+#include "study/sweep.hpp"
 
 using namespace eva;
 
@@ -82,20 +82,22 @@ TEST_CASE("A sweep's points are the cross product, the last axis fastest") {
 
 TEST_CASE("A point's arguments: fixed options, swept options, then the --set overrides, with true as a switch") {
   const SweepPlan p = load_text(two_axes);
-  const std::vector<std::string> expected = {"gemm",  "--arch",     "sa",
-                                             "--m",   "1",          "--n",
-                                             "64",    "--k",        "64",
-                                             "--functional",        "--arch2",
-                                             "b",     "--set",      "systolic.weight_load=overlapped",
-                                             "--set", "dram.bandwidth_gbps=256"};
+  const std::vector<std::string> expected = {"gemm",    "--arch",
+                                             "sa",      "--m",
+                                             "1",       "--n",
+                                             "64",      "--k",
+                                             "64",      "--functional",
+                                             "--arch2", "b",
+                                             "--set",   "systolic.weight_load=overlapped",
+                                             "--set",   "dram.bandwidth_gbps=256"};
   CHECK(p.arguments(5) == expected);
 }
 
 TEST_CASE("Sweep rows: the swept values, typed, then each result's scalar keys, as CSV columns in that order") {
   const SweepPlan p = load_text(two_axes);
-  const nlohmann::json report = {
-      {"results", {{{"arch", "eva"}, {"seconds", 0.5}, {"ops", nlohmann::json::array()}},
-                   {{"arch", "sa"}, {"seconds", 2.0}, {"note", "a,\"b\""}}}}};
+  const nlohmann::json report = {{"results",
+                                  {{{"arch", "eva"}, {"seconds", 0.5}, {"ops", nlohmann::json::array()}},
+                                   {{"arch", "sa"}, {"seconds", 2.0}, {"note", "a,\"b\""}}}}};
   const auto rows = sweep_rows(p, 4, report);
   REQUIRE(rows.size() == 2);
   CHECK(rows[0]["point"] == 4);

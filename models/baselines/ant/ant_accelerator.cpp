@@ -40,8 +40,7 @@ class AntDatapath : public WsDatapath {
       w[i] = ant::pe_decode(m_weight, unpack_index(weights, i, m_f.weight_bits));
     for (std::uint64_t mm = 0; mm < t.m; ++mm)
       for (std::uint64_t kk = 0; kk < t.k; ++kk) {
-        const ant::PeOperand a =
-            ant::pe_decode(m_act, unpack_index(input, first + mm * row_elems + kk, m_f.act_bits));
+        const ant::PeOperand a = ant::pe_decode(m_act, unpack_index(input, first + mm * row_elems + kk, m_f.act_bits));
         for (std::uint64_t nn = 0; nn < t.n; ++nn) {
           std::int64_t product = 0;
           ant::pe_mac(product, a, w[kk * t.n + nn]);
@@ -81,8 +80,8 @@ AntAccelerator::AntAccelerator(const sc_core::sc_module_name& name, const WsAcce
 }
 
 void AntAccelerator::check(const GemmDescriptor& op) const {
-  for (const auto& [key, bits] : {std::pair{"act_bits", m_config.formats.act_bits},
-                                  std::pair{"weight_bits", m_config.formats.weight_bits}})
+  for (const auto& [key, bits] :
+       {std::pair{"act_bits", m_config.formats.act_bits}, std::pair{"weight_bits", m_config.formats.weight_bits}})
     if (bits != 4 && bits != 8)
       throw InputError(fmt::format("formats.{}: {}; ant's PEs take 8-bit or 4-bit operands", key, bits));
   WsAccelerator::check(op);

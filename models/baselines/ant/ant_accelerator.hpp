@@ -26,8 +26,8 @@ class AntAccelerator : public WsAccelerator {
   AntAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config);
 
   void check(const GemmDescriptor& op) const override;
-  EncodedGemm encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m,
-                          std::uint64_t n, std::uint64_t k) const override;
+  EncodedGemm encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m, std::uint64_t n,
+                          std::uint64_t k) const override;
 
   static WsGemmConfig gemm_config(const WsAcceleratorConfig& c);
 

@@ -20,7 +20,8 @@ std::uint64_t bytes_for_bits(std::uint64_t bits) { return (bits + 7) / 8; }
 // Bit-planes in the layout of figlut_accelerator.hpp.
 class BitPlaneWeights : public WeightSource {
  public:
-  BitPlaneWeights(int planes, int mpus) : m_planes(static_cast<std::uint64_t>(planes)), m_mpus(static_cast<std::uint64_t>(mpus)) {}
+  BitPlaneWeights(int planes, int mpus)
+      : m_planes(static_cast<std::uint64_t>(planes)), m_mpus(static_cast<std::uint64_t>(mpus)) {}
 
   std::uint64_t planes_in(std::uint64_t pass) const { return std::min(m_mpus, m_planes - pass * m_mpus); }
   std::uint64_t offset(const WsTile& t, std::uint64_t k) const {
@@ -103,7 +104,9 @@ class LutDatapath : public WsDatapath {
   }
 
  private:
-  std::vector<float> build_half_lut_of(const std::vector<float>& x) const { return figlut::build_half_lut(x.data(), m_mu); }
+  std::vector<float> build_half_lut_of(const std::vector<float>& x) const {
+    return figlut::build_half_lut(x.data(), m_mu);
+  }
 
   std::uint64_t m_planes, m_mpus;
   int m_mu;
@@ -133,7 +136,8 @@ FiglutAccelerator::FiglutAccelerator(const sc_core::sc_module_name& name, const 
   install(std::make_unique<BitPlaneWeights>(config.formats.weight_bits, figlut.mpus),
           std::make_unique<LutDatapath>(config.formats.weight_bits, figlut.mpus, figlut.mu),
           std::make_unique<BitPlaneWeights>(config.formats.kv_bits, figlut.mpus));
-  m_lut_builds = m_stats.add("lut_builds", "LUTs", "half-size LUTs generated (one per mu activations per input row per tile pass)");
+  m_lut_builds = m_stats.add("lut_builds", "LUTs",
+                             "half-size LUTs generated (one per mu activations per input row per tile pass)");
   m_rac_reads = m_stats.add("rac_reads", "reads", "LUT reads accumulated (one per mu weights of one bit-plane)");
 }
 
@@ -149,13 +153,15 @@ std::uint64_t FiglutAccelerator::weight_bytes(std::uint64_t n, std::uint64_t k) 
 
 void FiglutAccelerator::check(const GemmDescriptor& op) const {
   if (m_geometry.tile_k % 8 != 0)
-    throw InputError(fmt::format("figlut: a weight tile of systolic.cols x figlut.mu x MPUs per plane = {} "
-                                 "activations must be a multiple of 8 (whole bytes of bit-planes)",
-                                 m_geometry.tile_k));
+    throw InputError(
+        fmt::format("figlut: a weight tile of systolic.cols x figlut.mu x MPUs per plane = {} "
+                    "activations must be a multiple of 8 (whole bytes of bit-planes)",
+                    m_geometry.tile_k));
   if (m_config.formats.act_bits != 16 || m_config.formats.out_bits != 16)
     throw InputError("figlut: formats.act_bits and formats.out_bits must be 16 (FP16 activations and outputs)");
   if (m_config.formats.weight_bits > 8)
-    throw InputError(fmt::format("formats.weight_bits: {} bit-planes; figlut takes 1 to 8", m_config.formats.weight_bits));
+    throw InputError(
+        fmt::format("formats.weight_bits: {} bit-planes; figlut takes 1 to 8", m_config.formats.weight_bits));
   WsAccelerator::check(op);
 }
 
@@ -219,7 +225,8 @@ EncodedGemm FiglutAccelerator::encode_gemm(const std::vector<float>& x, const st
   for (std::uint64_t i = 0; i < m; ++i)
     for (std::uint64_t j = 0; j < n; ++j) {
       double y = 0.0;
-      for (std::uint64_t kk = 0; kk < k; ++kk) y += static_cast<double>(half_to_float(xh[i * k + kk])) * b.weight(j, kk);
+      for (std::uint64_t kk = 0; kk < k; ++kk)
+        y += static_cast<double>(half_to_float(xh[i * k + kk])) * b.weight(j, kk);
       e.reference[i * n + j] = y;
     }
   e.decode_output = [count = m * n](const std::vector<std::uint8_t>& bytes) {

@@ -24,14 +24,13 @@ namespace eva {
 
 class FiglutAccelerator : public WsAccelerator {
  public:
-  FiglutAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config,
-                    const FiglutConfig& figlut);
+  FiglutAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config, const FiglutConfig& figlut);
 
   void check(const GemmDescriptor& op) const override;
   std::uint64_t execute(const GemmDescriptor& op) override;
   std::vector<const StatGroup*> stat_groups() override;
-  EncodedGemm encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m,
-                          std::uint64_t n, std::uint64_t k) const override;
+  EncodedGemm encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m, std::uint64_t n,
+                          std::uint64_t k) const override;
 
   // `kv`: the geometry for attention, the KV cache's bits as planes.
   static WsGemmConfig gemm_config(const WsAcceleratorConfig& c, const FiglutConfig& f, bool kv = false);

@@ -37,7 +37,8 @@ class FignaDatapath : public WsDatapath {
         const auto z = static_cast<std::int32_t>(m_zero[t.n0 + nn]);
         for (std::uint64_t kk = 0; kk < t.k; ++kk)
           w[kk] = static_cast<std::int32_t>(unpack_index(weights, kk * t.n + nn, m_f.weight_bits)) - z;
-        const auto part = static_cast<float>(figna::block_value(figna::int_dot(block, w.data()), block.e_max, block.guard));
+        const auto part =
+            static_cast<float>(figna::block_value(figna::int_dot(block, w.data()), block.e_max, block.guard));
         float y = static_cast<float>(acc[mm * t.n + nn]);
         y += part * m_scale[t.n0 + nn];
         acc[mm * t.n + nn] = y;
@@ -61,15 +62,16 @@ FignaAccelerator::FignaAccelerator(const sc_core::sc_module_name& name, const Ws
     : WsAccelerator(name, config, WsGemmConfig{config.systolic, config.buffers, config.formats, config.tiling},
                     kv_gemm_config(config)) {
   install(std::make_unique<DenseWeights>(config.formats.weight_bits),
-          std::make_unique<FignaDatapath>(config.formats, figna), std::make_unique<DenseWeights>(config.formats.kv_bits));
+          std::make_unique<FignaDatapath>(config.formats, figna),
+          std::make_unique<DenseWeights>(config.formats.kv_bits));
 }
 
 void FignaAccelerator::check(const GemmDescriptor& op) const {
   if (m_config.formats.act_bits != 16 || m_config.formats.out_bits != 16)
     throw InputError("figna: formats.act_bits and formats.out_bits must be 16 (FP16 activations and outputs)");
   if (m_config.formats.weight_bits > 8)
-    throw InputError(fmt::format("formats.weight_bits: {}; figna takes 1- to 8-bit integer weights",
-                                 m_config.formats.weight_bits));
+    throw InputError(
+        fmt::format("formats.weight_bits: {}; figna takes 1- to 8-bit integer weights", m_config.formats.weight_bits));
   WsAccelerator::check(op);
 }
 

@@ -24,8 +24,8 @@ class FignaAccelerator : public WsAccelerator {
   FignaAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config, const FignaConfig& figna);
 
   void check(const GemmDescriptor& op) const override;
-  EncodedGemm encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m,
-                          std::uint64_t n, std::uint64_t k) const override;
+  EncodedGemm encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m, std::uint64_t n,
+                          std::uint64_t k) const override;
 };
 
 }  // namespace eva

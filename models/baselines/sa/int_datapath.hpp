@@ -39,8 +39,8 @@ class IntDatapath : public WsDatapath {
             sign_extend(unpack_index(input, first + mm * row_elems + kk, m_f.act_bits), m_f.act_bits);
         if (a == 0) continue;
         for (std::uint64_t nn = 0; nn < t.n; ++nn)
-          acc[mm * t.n + nn] +=
-              static_cast<double>(a * sign_extend(unpack_index(weights, kk * t.n + nn, m_f.weight_bits), m_f.weight_bits));
+          acc[mm * t.n + nn] += static_cast<double>(
+              a * sign_extend(unpack_index(weights, kk * t.n + nn, m_f.weight_bits), m_f.weight_bits));
       }
   }
   void finish(const WsTile& t, const double* acc, std::uint8_t* out) override {

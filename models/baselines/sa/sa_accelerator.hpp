@@ -12,8 +12,8 @@ class SaAccelerator : public WsAccelerator {
  public:
   SaAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config);
 
-  EncodedGemm encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m,
-                          std::uint64_t n, std::uint64_t k) const override;
+  EncodedGemm encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m, std::uint64_t n,
+                          std::uint64_t k) const override;
 };
 
 }  // namespace eva

@@ -51,9 +51,16 @@ VqConflictAccelerator::VqConflictAccelerator(const sc_core::sc_module_name& name
       // Its bits are priced with the other buffers' (BufferTraffic counts every
       // lookup, sampled ones included).
       codebook("codebook", codebook_sram(config), config.clock_mhz, false),
-      vector("vector", config.vector, config.clock_mhz, UnitPower(config.energy.vector_w, config.energy, config.area.vector_mm2)),
-      input_buffer("input_buffer", buffer_sram(config.buffers.input_kib, config.energy.input.read_pj_per_bit, config.energy.input.write_pj_per_bit), config.clock_mhz),
-      output_buffer("output_buffer", buffer_sram(config.buffers.output_kib, config.energy.output.read_pj_per_bit, config.energy.output.write_pj_per_bit), config.clock_mhz),
+      vector("vector", config.vector, config.clock_mhz,
+             UnitPower(config.energy.vector_w, config.energy, config.area.vector_mm2)),
+      input_buffer("input_buffer",
+                   buffer_sram(config.buffers.input_kib, config.energy.input.read_pj_per_bit,
+                               config.energy.input.write_pj_per_bit),
+                   config.clock_mhz),
+      output_buffer("output_buffer",
+                    buffer_sram(config.buffers.output_kib, config.energy.output.read_pj_per_bit,
+                                config.energy.output.write_pj_per_bit),
+                    config.clock_mhz),
       bus("bus"),
       m_config(config),
       m_clock(config.clock_mhz),
@@ -243,44 +250,44 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
       m_stats.inc(m_lookups, static_cast<double>(v_count * C * fch.cols));
     } else if (!op.functional && sample > 0 && sampled_groups >= sample) {
       // Past the sample: the stream is stationary, so charge its mean.
-      cycles = static_cast<std::uint64_t>(std::llround(static_cast<double>(sampled_cycles) /
-                                                        static_cast<double>(sampled_groups) * static_cast<double>(groups)));
+      cycles = static_cast<std::uint64_t>(std::llround(
+          static_cast<double>(sampled_cycles) / static_cast<double>(sampled_groups) * static_cast<double>(groups)));
       m_stats.inc(m_lookups, static_cast<double>(v_count * C * fch.cols));
     } else
-    for (std::uint64_t v = 0; v < v_count; ++v)
-      for (std::uint64_t g = 0; g < fch.cols; g += lanes) {
-        const std::uint64_t width = std::min(lanes, fch.cols - g);
-        for (std::uint64_t c = 0; c < C; ++c) {
-          addrs.clear();
-          for (std::uint64_t l = 0; l < width; ++l) {
-            std::uint64_t e;
-            if (op.functional) {
-              e = unpack_index(buf[fch.slot].data() + (c * v_count + v) * fch.bytes, g + l, f.index_bits);
-            } else {
-              const double u = uniform(rng);
-              e = static_cast<std::uint64_t>(std::pow(u, 1.0 + m_config.lookup.index_skew) *
-                                             static_cast<double>(entries)) %
-                  entries;
-            }
-            for (std::uint64_t wd = 0; wd < m_words_per_entry; ++wd)
-              addrs.push_back(word_address(group_of(v, fch.j0 + g + l), static_cast<int>(c), e, wd, l));
-            if (op.functional) {
-              const half_bits* centroid = cbs.data() + ((group_of(v, fch.j0 + g + l) * C + c) * entries + e) * d;
-              const std::uint64_t j = fch.j0 + g + l;
-              for (std::uint64_t mm = 0; mm < op.m; ++mm) {
-                float acc = 0.0f;
-                for (std::uint64_t t = 0; t < d; ++t)
-                  acc += half_to_float(x[mm * op.k + v * d + t]) * half_to_float(centroid[t]);
-                y[mm * op.n + j] += acc;
+      for (std::uint64_t v = 0; v < v_count; ++v)
+        for (std::uint64_t g = 0; g < fch.cols; g += lanes) {
+          const std::uint64_t width = std::min(lanes, fch.cols - g);
+          for (std::uint64_t c = 0; c < C; ++c) {
+            addrs.clear();
+            for (std::uint64_t l = 0; l < width; ++l) {
+              std::uint64_t e;
+              if (op.functional) {
+                e = unpack_index(buf[fch.slot].data() + (c * v_count + v) * fch.bytes, g + l, f.index_bits);
+              } else {
+                const double u = uniform(rng);
+                e = static_cast<std::uint64_t>(std::pow(u, 1.0 + m_config.lookup.index_skew) *
+                                               static_cast<double>(entries)) %
+                    entries;
+              }
+              for (std::uint64_t wd = 0; wd < m_words_per_entry; ++wd)
+                addrs.push_back(word_address(group_of(v, fch.j0 + g + l), static_cast<int>(c), e, wd, l));
+              if (op.functional) {
+                const half_bits* centroid = cbs.data() + ((group_of(v, fch.j0 + g + l) * C + c) * entries + e) * d;
+                const std::uint64_t j = fch.j0 + g + l;
+                for (std::uint64_t mm = 0; mm < op.m; ++mm) {
+                  float acc = 0.0f;
+                  for (std::uint64_t t = 0; t < d; ++t)
+                    acc += half_to_float(x[mm * op.k + v * d + t]) * half_to_float(centroid[t]);
+                  y[mm * op.n + j] += acc;
+                }
               }
             }
+            m_lane_access.addrs = addrs;
+            sc_core::sc_time ignored = sc_core::SC_ZERO_TIME;  // the chunk's cycles are waited below
+            cycles += lane_transport(lookup_socket, m_lane_trans, m_lane_access, false, nullptr, ignored);
+            m_stats.inc(m_lookups, static_cast<double>(width));
           }
-          m_lane_access.addrs = addrs;
-          sc_core::sc_time ignored = sc_core::SC_ZERO_TIME;  // the chunk's cycles are waited below
-          cycles += lane_transport(lookup_socket, m_lane_trans, m_lane_access, false, nullptr, ignored);
-          m_stats.inc(m_lookups, static_cast<double>(width));
         }
-      }
     if (!known) counted.push_back(cycles);
     if (!known && (sample == 0 || sampled_groups < sample)) {
       sampled_groups += groups;

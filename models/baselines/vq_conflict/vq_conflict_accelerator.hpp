@@ -25,9 +25,9 @@
 #include <systemc>
 
 #include "baselines/vq_conflict/vq_conflict_config.hpp"
+#include "bus/local_bus.hpp"
 #include "common/accelerator.hpp"
 #include "common/clock.hpp"
-#include "bus/local_bus.hpp"
 #include "dma/dma.hpp"
 #include "sram/lane_access.hpp"
 #include "sram/sram.hpp"

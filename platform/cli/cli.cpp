@@ -1,0 +1,400 @@
+#include "cli/cli.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+#include <unistd.h>
+#include <boost/program_options.hpp>
+
+#include "cli/cli_common.hpp"
+#include "common/describe.hpp"
+#include "common/error.hpp"
+#include "common/report_handler.hpp"
+#include "common/vq_math.hpp"
+#include "config/load_arch.hpp"
+#include "config/npy.hpp"
+#include "model_config.hpp"
+#include "report/report.hpp"
+#include "study/sweep.hpp"
+#include "vp/platform.hpp"
+#include "vp/simulate.hpp"
+
+namespace eva {
+
+namespace {
+
+const char* const usage = R"(eva-sim: a SystemC/TLM-2.0 virtual platform of the EVA accelerator and its baselines
+
+usage: eva-sim <command> [options]
+
+commands:
+  list {archs|models|dram|datasets}   built-in names
+  config   --arch A                   print the effective architecture configuration
+  describe --arch A                   the platform's module tree and socket bindings
+  gemm     --arch A --m M --n N --k K one FC layer: M x K activations times K x N weights
+  run      --arch A --model M         a whole model: --phase decode|prefill|e2e
+  vq-gemv  --x X.npy --codebooks CB.npy --indices IDX.npy --out Y.npy
+  compare  --model M [--archs a,b]    every architecture side by side
+  e2e      --model M [--dataset dolly] end to end over a request trace
+  sweep    SWEEP.yaml [-j N] [--out DIR]
+  validate                            the paper's headline figures, reproduced
+  dram-bench --dram P --pattern seq|random|strided|mix
+
+Every simulating command takes --dram PRESET and any number of --set key=value.
+'eva-sim <command> --help' lists a command's options.
+)";
+
+bool wants_help(const std::vector<std::string>& args) {
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") return true;
+  return false;
+}
+
+using Command = std::function<int(const std::string&, const std::vector<std::string>&)>;
+
+int cmd_list(const std::string& command, const std::vector<std::string>& args) {
+  if (args.size() != 1) throw InputError("list: expected one of archs, models, dram, datasets");
+  const std::string& what = args[0];
+  if (what == "archs") {
+    for (const auto& name : builtin_arch_names()) {
+      ArchRequest req;
+      req.arch = name;
+      const ArchConfig c = load_arch(req);
+      std::cout << fmt::format("{:<12} {}\n", name, c.description);
+    }
+  } else if (what == "models") {
+    for (const auto& name : builtin_model_names()) {
+      const ModelConfig m = load_model(name);
+      std::cout << fmt::format("{:<14} {}\n", name, m.description);
+    }
+  } else if (what == "dram") {
+    for (const auto& name : builtin_dram_names()) std::cout << name << "\n";
+  } else if (what == "datasets") {
+    for (const auto& name : builtin_dataset_names()) std::cout << name << "\n";
+  } else {
+    throw InputError(fmt::format("{}: unknown list '{}' (expected archs, models, dram or datasets)", command, what));
+  }
+  return 0;
+}
+
+int cmd_config(const std::string& command, const std::vector<std::string>& args) {
+  po::options_description d("config options");
+  d.add_options()("arch", po::value<std::string>(), "architecture name or YAML file");
+  add_sim_options(d);
+  const auto vm = parse(command, args, d);
+  const SimOptions s = sim_options(vm);
+  std::cout << to_yaml(arch_from(vm, command, s)) << "\n";
+  return 0;
+}
+
+int cmd_describe(const std::string& command, const std::vector<std::string>& args) {
+  po::options_description d("describe options");
+  d.add_options()("arch", po::value<std::string>(), "architecture name or YAML file");
+  add_sim_options(d);
+  const auto vm = parse(command, args, d);
+  const SimOptions s = sim_options(vm);
+  const ArchConfig arch = arch_from(vm, command, s);
+  // Elaborated, never simulated: the tree and bindings as the kernel holds them.
+  Platform platform("platform", arch);
+  std::cout << fmt::format("{} on {}: modules, and every TLM socket with what it is bound to\n", arch.name,
+                           arch.dram.preset)
+            << describe_tree({&platform});
+  return 0;
+}
+
+int cmd_gemm(const std::string& command, const std::vector<std::string>& args) {
+  po::options_description d("gemm options");
+  d.add_options()("arch", po::value<std::string>(), "architecture name or YAML file")(
+      "m", po::value<std::string>(), "activation rows (batch)")("n", po::value<std::string>(), "output features")(
+      "k", po::value<std::string>(), "input features")("csv", po::value<std::string>(), "write the report as CSV")(
+      "functional", po::bool_switch(),
+      "carry data: seeded random operands in the arch's formats, checked against a float64 reference")(
+      "seed", po::value<std::string>()->default_value("1"), "seed of the random weights (--functional)");
+  add_sim_options(d);
+  const auto vm = parse(command, args, d);
+  const SimOptions s = sim_options(vm);
+  check_output(s.json, "--json");
+  check_output(s.csv, "--csv");
+  constexpr std::uint64_t max_dim = 1ull << 24;
+  GemmShape shape;
+  shape.m = positive("--m", required(vm, command, "m"), max_dim);
+  shape.n = positive("--n", required(vm, command, "n"), max_dim);
+  shape.k = positive("--k", required(vm, command, "k"), max_dim);
+  const ArchConfig arch = arch_from(vm, command, s);
+  Report r;
+  if (vm["functional"].as<bool>()) {
+    const std::uint64_t seed = positive("--seed", vm["seed"].as<std::string>(), ~0ull);
+    if (shape.m * shape.k > (1ull << 28) || shape.k * shape.n > (1ull << 30))
+      throw InputError("--functional: the shape is too large to hold in host memory (at most 2^30 weights)");
+    if (arch.kind != ArchKind::eva && arch.kind != ArchKind::vq_conflict) {
+      r = simulate_dense_functional(arch, shape, seed);
+    } else {
+      const VqFormat& f = arch.vq;
+      if (shape.k % static_cast<std::uint64_t>(f.vector_dim))
+        throw InputError(fmt::format("--k: {} is not a multiple of vq.vector_dim ({})", shape.k, f.vector_dim));
+      const VqProblem p =
+          random_vq_problem(shape.m, shape.k, shape.n, f.codebooks, f.index_bits, f.vector_dim,
+                            static_cast<std::uint64_t>(f.group_k), static_cast<std::uint64_t>(f.group_n), 0.0, seed);
+      const VqGemvResult v = simulate_vq_gemv(arch, p.w, p.x, p.m);
+      r = v.report;
+      r.phase = "gemm";
+      r.functional = {{"seed", seed},
+                      {"reference", "float64: weights dequantised from the codebooks, then x W"},
+                      {"relative_l2_error", relative_l2_error(v.y, vq_reference(p.w, p.x, p.m))}};
+    }
+  } else {
+    r = simulate_gemm(arch, shape);
+  }
+  write_outputs(s, {r}, false);
+  std::cout << fmt::format(
+      "{} gemm M={} N={} K={} ({}, {} DRAM, {:.1f} GB/s peak): {} cycles, {:.3f} us; DRAM {} B read, {} B "
+      "written, bandwidth utilisation {:.1f}%\n",
+      r.arch, shape.m, shape.n, shape.k, enum_name(arch.systolic.weight_load), arch.dram.preset,
+      arch.dram.peak_bytes_per_second() * 1e-9, r.cycles, r.seconds * 1e6, r.dram_bytes_read, r.dram_bytes_written,
+      100.0 * r.dram_bw_utilization);
+  return 0;
+}
+
+int cmd_vq_gemv(const std::string& command, const std::vector<std::string>& args) {
+  po::options_description d("vq-gemv options");
+  d.add_options()("x", po::value<std::string>(), "activations: (M, K) or (K,) float16")(
+      "codebooks", po::value<std::string>(), "codebooks: (C, 2^n, d) float16, or (G, C, 2^n, d) for grouped")(
+      "indices", po::value<std::string>(), "indices: (C, K/d, N) integer")("out", po::value<std::string>(),
+                                                                           "y: (M, N) or (N,) float32")(
+      "arch", po::value<std::string>()->default_value("eva"), "eva|vq-conflict (or a YAML file)");
+  add_sim_options(d);
+  const auto vm = parse(command, args, d);
+  const SimOptions s = sim_options(vm);
+  const std::string out = required(vm, command, "out");
+  check_output(std::optional<std::string>(out), "--out");
+  check_output(s.json, "--json");
+  const std::string xp = required(vm, command, "x"), cp = required(vm, command, "codebooks"),
+                    ip = required(vm, command, "indices");
+  const NpyArray x = read_npy(xp), cb = read_npy(cp), idx = read_npy(ip);
+  if (!x.is_float16()) throw InputError(fmt::format("{}: dtype '{}': expected float16 ('<f2')", xp, x.dtype));
+  if (!cb.is_float16()) throw InputError(fmt::format("{}: dtype '{}': expected float16 ('<f2')", cp, cb.dtype));
+  if (!idx.is_integer()) throw InputError(fmt::format("{}: dtype '{}': expected an integer type", ip, idx.dtype));
+  if (x.shape.empty() || x.shape.size() > 2)
+    throw InputError(fmt::format("{}: shape of rank {}: expected (M, K) or (K,)", xp, x.shape.size()));
+  const std::uint64_t m = x.shape.size() == 2 ? x.shape[0] : 1, k = x.shape.back();
+  if (cb.shape.size() != 3 && cb.shape.size() != 4)
+    throw InputError(fmt::format("{}: shape of rank {}: expected (C, 2^n, d) or (G, C, 2^n, d)", cp, cb.shape.size()));
+  const bool grouped = cb.shape.size() == 4;
+  const std::uint64_t groups = grouped ? cb.shape[0] : 1;
+  const std::uint64_t c = cb.shape[cb.shape.size() - 3], e = cb.shape[cb.shape.size() - 2], dv = cb.shape.back();
+  if (c == 0 || e < 2 || (e & (e - 1)) || e > 65536 || dv == 0 || dv > 64)
+    throw InputError(
+        fmt::format("{}: shape ({}): expected C >= 1 codebooks of 2^n (2 to 65536) entries of d (1 to 64) "
+                    "elements",
+                    cp, fmt::join(cb.shape, ", ")));
+  if (m == 0 || k == 0 || k % dv)
+    throw InputError(fmt::format("{}: K = {} is not a positive multiple of the codebooks' d = {} ({})", xp, k, dv, cp));
+  if (idx.shape.size() != 3 || idx.shape[0] != c || idx.shape[1] != k / dv || idx.shape[2] == 0)
+    throw InputError(fmt::format("{}: shape ({}): expected ({}, {}, N) for C = {} codebooks and K / d = {}", ip,
+                                 fmt::join(idx.shape, ", "), c, k / dv, c, k / dv));
+  ArchRequest req;
+  req.arch = vm["arch"].as<std::string>();
+  req.dram = s.dram;
+  req.sets = s.sets;
+  ArchConfig arch = load_arch(req);
+  VqMatrix w;
+  w.k = k;
+  w.n = idx.shape[2];
+  w.codebooks = static_cast<int>(c);
+  w.d = static_cast<int>(dv);
+  int bits = 0;
+  while ((1ull << bits) < e) ++bits;
+  w.index_bits = bits;
+  if (grouped) {
+    if (!arch.vq.group_k || !arch.vq.group_n)
+      throw InputError(
+          fmt::format("{}: grouped codebooks need an architecture with vq.group_k and vq.group_n (eva-gptvq)", cp));
+    w.group_k = static_cast<std::uint64_t>(arch.vq.group_k);
+    w.group_n = static_cast<std::uint64_t>(arch.vq.group_n);
+    if (groups != w.groups_k() * w.groups_n())
+      throw InputError(fmt::format("{}: {} codebook groups: expected {} x {} for K = {}, N = {} in {} x {} groups", cp,
+                                   groups, w.groups_k(), w.groups_n(), k, w.n, w.group_k, w.group_n));
+    if (w.group_k % dv) throw InputError(fmt::format("vq.group_k = {} is not a multiple of d = {}", w.group_k, dv));
+  }
+  // The files define the format; the architecture supplies the hardware.
+  arch.vq.codebooks = w.codebooks;
+  arch.vq.index_bits = w.index_bits;
+  arch.vq.vector_dim = w.d;
+  arch.vq.group_k = static_cast<int>(w.group_k);
+  arch.vq.group_n = static_cast<int>(w.group_n);
+  w.centroids.resize(cb.count());
+  for (std::uint64_t i = 0; i < cb.count(); ++i) w.centroids[i] = cb.half(i);
+  w.index.resize(idx.count());
+  for (std::uint64_t i = 0; i < idx.count(); ++i) {
+    const std::int64_t v = idx.integer(i);
+    if (v < 0 || static_cast<std::uint64_t>(v) >= e) {
+      const std::uint64_t per_c = idx.shape[1] * idx.shape[2];
+      throw InputError(fmt::format("{}: index {} at ({}, {}, {}) is out of range [0, {})", ip, v, i / per_c,
+                                   (i % per_c) / idx.shape[2], i % idx.shape[2], e));
+    }
+    w.index[i] = static_cast<std::uint32_t>(v);
+  }
+  std::vector<half_bits> xs(x.count());
+  for (std::uint64_t i = 0; i < x.count(); ++i) xs[i] = x.half(i);
+  const VqGemvResult r = simulate_vq_gemv(arch, w, xs, m);
+  std::vector<std::uint64_t> shape =
+      x.shape.size() == 2 ? std::vector<std::uint64_t>{m, w.n} : std::vector<std::uint64_t>{w.n};
+  write_file_atomic(out, npy_float32(shape, r.y));
+  if (s.json) write_file_atomic(*s.json, to_json(r.report).dump(2) + "\n");
+  std::cout << fmt::format("{} vq-gemv M={} K={} N={} ({}x{}, d={}{}): {} cycles, {:.3f} us; wrote {}\n", r.report.arch,
+                           m, k, w.n, c, bits, dv, grouped ? ", grouped" : "", r.report.cycles, r.report.seconds * 1e6,
+                           out);
+  return 0;
+}
+
+int cmd_sweep(const std::string& command, const std::vector<std::string>& args) {
+  po::options_description d("sweep options");
+  d.add_options()("file", po::value<std::string>(), "SWEEP.yaml (docs/SWEEP.md)")(
+      "jobs,j", po::value<std::string>(), "points run at once (default: the cores)")(
+      "out", po::value<std::string>()->default_value("sweep-out"), "output directory (created if missing)")(
+      "quiet", po::bool_switch(), "no progress on stderr");
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  const auto vm = parse(command, args, d, pos);
+  const SweepPlan plan = load_sweep(required(vm, command, "file"));
+  SweepOptions o;
+  o.out = vm["out"].as<std::string>();
+  if (o.out.empty()) throw InputError("--out: expected a directory name");
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  o.jobs = vm.count("jobs") ? static_cast<unsigned>(positive("--jobs", vm["jobs"].as<std::string>(), 1024)) : cores;
+  o.quiet = vm["quiet"].as<bool>();
+  std::error_code ec;
+  o.program = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  if (ec) throw std::runtime_error("sweep: cannot find the eva-sim executable (/proc/self/exe)");
+  const std::vector<nlohmann::ordered_json> rows = run_sweep(plan, o);
+  // The swept values and the headline figures of every row.
+  std::vector<std::string> columns = {"point"};
+  for (const SweepAxis& a : plan.axes) columns.push_back(a.key);
+  for (const char* key : {"arch", "seconds", "energy_j", "bandwidth_gbps", "latency_ns_mean"})
+    if (!rows.empty() && rows.front().contains(key) && std::find(columns.begin(), columns.end(), key) == columns.end())
+      columns.push_back(key);
+  std::string out;
+  for (const std::string& c : columns) out += fmt::format("{:>16} ", c);
+  out += "\n";
+  for (const nlohmann::ordered_json& row : rows) {
+    for (const std::string& c : columns) {
+      const nlohmann::ordered_json& v = row[c];
+      out += v.is_number_float() ? fmt::format("{:>16.6g} ", v.get<double>())
+                                 : fmt::format("{:>16} ", v.is_string() ? v.get<std::string>() : v.dump());
+    }
+    out += "\n";
+  }
+  std::cout << fmt::format("sweep {}: {} points of '{}', {} rows; wrote {}/sweep.csv and {}/sweep.json\n", plan.source,
+                           plan.points(), plan.command, rows.size(), o.out, o.out)
+            << out;
+  return 0;
+}
+
+int cmd_dram_bench(const std::string& command, const std::vector<std::string>& args) {
+  po::options_description d("dram-bench options");
+  d.add_options()("pattern", po::value<std::string>(), "seq|random|strided|mix")(
+      "bytes", po::value<std::string>()->default_value("8388608"), "bytes to move")(
+      "request-bytes", po::value<std::string>()->default_value("64"), "bytes per request")(
+      "outstanding", po::value<std::string>()->default_value("128"), "requests in flight")(
+      "stride", po::value<std::string>()->default_value("4096"), "strided: bytes between requests")(
+      "span", po::value<std::string>()->default_value("1073741824"), "random/strided/mix: address range, bytes")(
+      "seed", po::value<std::string>()->default_value("1"), "random: seed");
+  add_sim_options(d);
+  const auto vm = parse(command, args, d);
+  const SimOptions s = sim_options(vm);
+  check_output(s.json, "--json");
+  TrafficConfig t;
+  const std::string pattern = required(vm, command, "pattern");
+  static const std::map<std::string, TrafficPattern> patterns = {{"seq", TrafficPattern::seq},
+                                                                 {"random", TrafficPattern::random},
+                                                                 {"strided", TrafficPattern::strided},
+                                                                 {"mix", TrafficPattern::mix}};
+  const auto p = patterns.find(pattern);
+  if (p == patterns.end())
+    throw InputError(fmt::format("--pattern: expected seq, random, strided or mix, got '{}'", pattern));
+  t.pattern = p->second;
+  t.request_bytes = positive("--request-bytes", vm["request-bytes"].as<std::string>(), 1 << 20);
+  t.bytes = positive("--bytes", vm["bytes"].as<std::string>(), 1ull << 40);
+  if (t.bytes < t.request_bytes) throw InputError("--bytes: expected at least --request-bytes");
+  t.outstanding = positive("--outstanding", vm["outstanding"].as<std::string>(), 1 << 16);
+  t.stride = positive("--stride", vm["stride"].as<std::string>(), 1ull << 40);
+  t.span = positive("--span", vm["span"].as<std::string>(), 1ull << 50);
+  if (t.span < 2 * t.request_bytes) throw InputError("--span: expected at least two requests' worth of bytes");
+  t.seed = positive("--seed", vm["seed"].as<std::string>(), ~0ull);
+  const DramConfig dram = load_dram(s.dram, s.sets);
+  const nlohmann::json r = simulate_dram_bench(dram, t);
+  if (s.json) write_file_atomic(*s.json, r.dump(2) + "\n");
+  std::cout << fmt::format(
+      "{} {}: {:.2f} GB/s of {:.2f} peak ({:.1f}%), latency mean {:.1f} ns, p99 {:.1f} ns; {} requests, {:.2f} M "
+      "transactions per wall-clock second\n",
+      r["dram"].get<std::string>(), pattern, r["bandwidth_gbps"].get<double>(), r["peak_gbps"].get<double>(),
+      100.0 * r["efficiency"].get<double>(), r["latency_ns_mean"].get<double>(), r["latency_ns_p99"].get<double>(),
+      r["requests"].get<std::uint64_t>(), r["transactions_per_wall_s"].get<double>() * 1e-6);
+  return 0;
+}
+
+const std::map<std::string, Command>& commands() {
+  static const std::map<std::string, Command> table = {{"list", cmd_list},
+                                                       {"config", cmd_config},
+                                                       {"describe", cmd_describe},
+                                                       {"gemm", cmd_gemm},
+                                                       {"run", cmd_run},
+                                                       {"compare", cmd_compare},
+                                                       {"e2e", cmd_e2e},
+                                                       {"vq-gemv", cmd_vq_gemv},
+                                                       {"sweep", cmd_sweep},
+                                                       {"validate", cmd_validate},
+                                                       {"dram-bench", cmd_dram_bench}};
+  return table;
+}
+
+}  // namespace
+
+int cli_main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.empty()) throw InputError("missing command (see eva-sim --help)");
+    const std::string command = args.front();
+    args.erase(args.begin());
+    if (command == "--help" || command == "-h" || command == "help") {
+      std::cout << usage;
+      return 0;
+    }
+    if (command == "--version") {
+      std::cout << "eva-sim " << EVA_VERSION << "\n";
+      return 0;
+    }
+    const auto it = commands().find(command);
+    if (it == commands().end()) throw InputError(fmt::format("unknown command '{}' (see eva-sim --help)", command));
+    if (command == "list" && wants_help(args)) {
+      std::cout << "usage: eva-sim list {archs|models|dram|datasets}\n";
+      return 0;
+    }
+    SystemcReports::install();
+    return it->second(command, args);
+  } catch (const HelpShown&) {
+    return 0;
+  } catch (const InputError& e) {
+    std::cerr << "eva-sim: " << e.what() << "\n";
+    return 2;
+  } catch (const sc_core::sc_report& e) {
+    std::cerr << "eva-sim: internal error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "eva-sim: internal error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace eva

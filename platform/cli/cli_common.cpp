@@ -1,0 +1,125 @@
+#include "cli/cli_common.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <iostream>
+#include <thread>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "common/error.hpp"
+#include "report/plot.hpp"
+
+namespace eva {
+
+void add_sim_options(po::options_description& d) {
+  d.add_options()("dram", po::value<std::string>(), "DRAM preset name or YAML file")(
+      "set", po::value<std::vector<std::string>>()->composing(), "override a config key: dotted.key=value")(
+      "json", po::value<std::string>(), "write the report as JSON")("quiet", po::bool_switch(),
+                                                                    "no progress on stderr");
+}
+
+SimOptions sim_options(const po::variables_map& vm) {
+  SimOptions s;
+  if (vm.count("dram")) s.dram = vm["dram"].as<std::string>();
+  if (vm.count("set")) s.sets = vm["set"].as<std::vector<std::string>>();
+  if (vm.count("json")) s.json = vm["json"].as<std::string>();
+  if (vm.count("csv")) s.csv = vm["csv"].as<std::string>();
+  if (vm.count("plot")) s.plot = vm["plot"].as<std::string>();
+  s.quiet = vm.count("quiet") && vm["quiet"].as<bool>();
+  return s;
+}
+
+po::variables_map parse(const std::string& command, const std::vector<std::string>& args,
+                        const po::options_description& desc, const po::positional_options_description& pos) {
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h") {
+      std::cout << "usage: eva-sim " << command << " [options]\n\n" << desc;
+      throw HelpShown{};
+    }
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw InputError(fmt::format("{}: {}", command, e.what()));
+  }
+  return vm;
+}
+
+std::string required(const po::variables_map& vm, const std::string& command, const char* name) {
+  if (!vm.count(name)) throw InputError(fmt::format("{}: --{} is required", command, name));
+  return vm[name].as<std::string>();
+}
+
+std::uint64_t positive(const std::string& option, const std::string& text, std::uint64_t max) {
+  const auto fail = [&] {
+    return InputError(fmt::format("{}: expected an integer from 1 to {}, got '{}'", option, max, text));
+  };
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) throw fail();
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0' || v == 0 || v > max) throw fail();
+  return v;
+}
+
+// Refuses an output path whose directory cannot be written, before any
+// simulation runs.
+void check_output(const std::optional<std::string>& path, const char* option) {
+  if (!path) return;
+  if (path->empty()) throw InputError(fmt::format("{}: expected a file name", option));
+  const auto slash = path->rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path->substr(0, slash));
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw InputError(fmt::format("{} {}: directory '{}' does not exist or is not writable", option, *path, dir));
+}
+
+void add_jobs_option(po::options_description& d) {
+  d.add_options()("jobs,j", po::value<std::string>(),
+                  "processes that share the architectures' simulations (default: the cores)");
+}
+
+unsigned jobs_from(const po::variables_map& vm) {
+  if (vm.count("jobs")) return static_cast<unsigned>(positive("--jobs", vm["jobs"].as<std::string>(), 1024));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+void check_outputs(SimOptions& s) {
+  check_output(s.json, "--json");
+  check_output(s.csv, "--csv");
+  check_output(s.plot, "--plot");
+  if (s.plot) s.plot_python = plot_python();
+}
+
+void write_outputs(const SimOptions& s, const std::vector<Report>& reports, bool results_wrapper) {
+  nlohmann::json j;
+  if (results_wrapper) {
+    j["results"] = nlohmann::json::array();
+    for (const auto& r : reports) j["results"].push_back(to_json(r));
+  } else {
+    j = to_json(reports.front());
+  }
+  if (s.json) write_file_atomic(*s.json, j.dump(2) + "\n");
+  if (s.csv) write_file_atomic(*s.csv, to_csv(reports));
+  if (s.plot && results_wrapper) write_plot(s.plot_python, *s.plot, j);
+}
+
+ArchConfig arch_from(const po::variables_map& vm, const std::string& command, const SimOptions& s) {
+  ArchRequest req;
+  req.arch = required(vm, command, "arch");
+  req.dram = s.dram;
+  req.sets = s.sets;
+  return load_arch(req);
+}
+
+ArchConfig arch_named(const std::string& arch, const SimOptions& s) {
+  ArchRequest req;
+  req.arch = arch;
+  req.dram = s.dram;
+  req.sets = s.sets;
+  return load_arch(req);
+}
+
+}  // namespace eva

@@ -1,0 +1,162 @@
+#include "config/load_arch.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "config/builtin_files.hpp"
+#include "dram/address_mapper.hpp"
+
+namespace eva {
+
+namespace {
+
+const std::string arch_dir = "platform/configs/archs/";
+const std::string dram_dir = "platform/configs/dram/";
+
+bool looks_like_path(const std::string& s) {
+  const auto ends = [&](const char* e) {
+    const std::string x(e);
+    return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
+  };
+  return s.find('/') != std::string::npos || ends(".yaml") || ends(".yml");
+}
+
+// A built-in preset by name, or a file by path. `what` names the option.
+ParamSet load_named(const std::string& name, const std::string& dir, const std::vector<std::string>& builtins,
+                    const std::string& what, const std::string& prefix) {
+  const auto& files = builtin_files();
+  const auto it = files.find(dir + name + ".yaml");
+  if (it != files.end()) return ParamSet::from_yaml(it->second, it->first, prefix);
+  if (looks_like_path(name)) return ParamSet::from_file(name, prefix);
+  throw InputError(fmt::format("{}: unknown name '{}' (built-in: {}; or a path to a YAML file)", what, name,
+                               fmt::join(builtins, ", ")));
+}
+
+std::optional<std::string> scalar(const ParamSet& p, const std::string& key) {
+  const Param* v = p.find(key);
+  if (!v) return std::nullopt;
+  if (!v->value.IsScalar() || v->value.Scalar().empty())
+    throw InputError(fmt::format("{}: {}: expected a name", v->origin, key));
+  return v->value.Scalar();
+}
+
+// An architecture file, with the built-in it names as `base` underneath.
+ParamSet load_arch_file(const std::string& arch, int depth) {
+  ParamSet own = load_named(arch, arch_dir, builtin_arch_names(), "--arch", "");
+  const auto base = scalar(own, "base");
+  if (!base) return own;
+  if (depth >= 8)
+    throw InputError(fmt::format("{}: base: too many levels of base architectures", own.find("base")->origin));
+  own.erase("base");
+  ParamSet merged = load_arch_file(*base, depth + 1);
+  merged.merge(own);
+  return merged;
+}
+
+bool power_of_two(std::uint64_t v) { return v && !(v & (v - 1)); }
+
+void validate_dram(const DramConfig& d, const ConfigReader& r, const ParamSet& params) {
+  const auto& ideal_keys = ideal_only_dram_keys();
+  const auto is_ideal_key = [&](const std::string& k) {
+    return std::find(ideal_keys.begin(), ideal_keys.end(), k) != ideal_keys.end();
+  };
+  for (const auto& [key, param] : params.params()) {
+    if (key.compare(0, 5, "dram.") != 0) continue;
+    const std::string k = key.substr(5);
+    if (k == "preset" || k == "kind" || k == "standard") continue;
+    if (d.kind == DramKind::ideal && !is_ideal_key(k)) r.fail(key, "only for dram.kind: timed (this preset is ideal)");
+    if (d.kind == DramKind::timed && is_ideal_key(k))
+      r.fail(key, k == "bandwidth_gbps" ? "only for dram.kind: ideal; a timed DRAM's peak is channels x burst / "
+                                          "(tBURST x tck_ps)"
+                                        : "only for dram.kind: ideal");
+  }
+  if (d.kind != DramKind::timed) return;
+  for (const auto& [key, value] : std::vector<std::pair<const char*, int>>{{"dram.channels", d.channels},
+                                                                           {"dram.ranks", d.ranks},
+                                                                           {"dram.bank_groups", d.bank_groups},
+                                                                           {"dram.banks_per_group", d.banks_per_group},
+                                                                           {"dram.rows", d.rows}})
+    if (!power_of_two(static_cast<std::uint64_t>(value))) r.fail(key, "expected a power of two (address mapping)");
+  if ((d.burst_length * d.width_bits) % 8 != 0 || !power_of_two(d.burst_bytes()))
+    r.fail("dram.burst_length", "burst_length x width_bits / 8 must be a power-of-two number of bytes");
+  if (d.row_bytes() % d.burst_bytes() != 0 || !power_of_two(d.row_bytes() / d.burst_bytes()))
+    r.fail("dram.columns", "a row must hold a power-of-two number of bursts");
+  std::array<AddressMapper::Field, AddressMapper::fields> order{};
+  if (!AddressMapper::parse(d.address_mapping, order))
+    r.fail("dram.address_mapping", "expected each of ro, ra, bg, ba, co, ch once, comma-separated, MSB first");
+  const DramTimings& t = d.timing;
+  if (t.tRC < t.tRAS + t.tRP) r.fail("dram.timing.tRC", "expected at least tRAS + tRP");
+  if (t.tCCD_L < t.tCCD_S || t.tRRD_L < t.tRRD_S || t.tWTR_L < t.tWTR_S)
+    r.fail("dram.timing.tCCD_L", "the _L (same bank group) timings must be at least their _S ones");
+  if (t.tCCD_S < 1) r.fail("dram.timing.tCCD_S", "expected at least 1");
+  if (t.tREFI <= t.tRFC) r.fail("dram.timing.tREFI", "expected more than tRFC");
+  if (d.refresh == RefreshMode::per_bank && (t.tRFCpb < 1 || t.tREFIpb <= t.tRFCpb))
+    r.fail("dram.timing.tREFIpb", "per-bank refresh needs tRFCpb >= 1 and tREFIpb > tRFCpb");
+  if (d.write_low >= d.write_high || d.write_high > d.write_queue)
+    r.fail("dram.write_high", "expected write_low < write_high <= write_queue");
+}
+
+void validate(const ArchConfig& c, const ConfigReader& r) {
+  if (c.vq.vector_dim > 0 && (c.vq.group_k == 0) != (c.vq.group_n == 0))
+    r.fail(c.vq.group_k == 0 ? "vq.group_n" : "vq.group_k", "vq.group_k and vq.group_n must both be 0 or both > 0");
+  if (c.vq.group_k % c.vq.vector_dim != 0)
+    r.fail("vq.group_k", fmt::format("expected a multiple of vq.vector_dim ({})", c.vq.vector_dim));
+}
+
+}  // namespace
+
+std::vector<std::string> builtin_arch_names() { return builtin_names(arch_dir, ".yaml"); }
+std::vector<std::string> builtin_dram_names() { return builtin_names(dram_dir, ".yaml"); }
+
+ArchConfig load_arch(const ArchRequest& request) {
+  ParamSet arch = load_arch_file(request.arch, 0);
+  ParamSet sets;
+  for (const auto& s : request.sets) sets.set_override(s);
+
+  std::string preset = "ideal";
+  if (auto from_arch = scalar(arch, "dram.preset")) preset = *from_arch;
+  if (auto from_set = scalar(sets, "dram.preset")) preset = *from_set;
+  if (request.dram) preset = *request.dram;
+
+  ParamSet params = load_named(preset, dram_dir, builtin_dram_names(), "--dram", "dram.");
+  params.merge(arch);
+  params.merge(sets);
+  if (request.dram) params.set("dram.preset", preset, "--dram " + preset);
+  if (!params.find("dram.preset")) params.set("dram.preset", preset, "the default DRAM preset");
+
+  ArchConfig config;
+  ConfigReader reader(params, "architecture " + request.arch);
+  config.visit(reader);
+  reader.finish();
+  validate(config, reader);
+  validate_dram(config.dram, reader, params);
+  return config;
+}
+
+DramConfig load_dram(const std::optional<std::string>& preset, const std::vector<std::string>& sets) {
+  ParamSet over;
+  for (const auto& s : sets) over.set_override(s);
+  std::string name = "ideal";
+  if (auto from_set = scalar(over, "dram.preset")) name = *from_set;
+  if (preset) name = *preset;
+  ParamSet params = load_named(name, dram_dir, builtin_dram_names(), "--dram", "dram.");
+  params.merge(over);
+  if (!params.find("dram.preset")) params.set("dram.preset", name, "--dram " + name);
+  DramConfig dram;
+  ConfigReader reader(params, "DRAM preset " + name);
+  reader.section("dram", dram);
+  reader.finish();
+  validate_dram(dram, reader, params);
+  return dram;
+}
+
+std::string to_yaml(ArchConfig config) {
+  ConfigPrinter printer;
+  config.visit(printer);
+  return printer.str();
+}
+
+}  // namespace eva

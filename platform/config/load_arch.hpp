@@ -1,0 +1,31 @@
+#pragma once
+// Loads an architecture from YAML: a built-in preset (platform/configs/) or a
+// user's file, with the DRAM preset and --set overrides applied, then
+// validated. The structs themselves are the models' (arch/arch_config.hpp).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arch/arch_config.hpp"
+#include "config/param_set.hpp"
+
+namespace eva {
+
+// What the command line says about the architecture to load.
+struct ArchRequest {
+  std::string arch;                 // built-in name or path to a YAML file
+  std::optional<std::string> dram;  // --dram
+  std::vector<std::string> sets;    // --set key=value, in order
+};
+
+ArchConfig load_arch(const ArchRequest& request);
+// A DRAM configuration alone (dram-bench): the preset (default `ideal`) and
+// --set overrides, which must all be dram.* keys.
+DramConfig load_dram(const std::optional<std::string>& preset, const std::vector<std::string>& sets);
+// Prints the effective configuration as YAML (eva-sim config).
+std::string to_yaml(ArchConfig config);
+
+std::vector<std::string> builtin_arch_names();
+std::vector<std::string> builtin_dram_names();
+
+}  // namespace eva

@@ -1,0 +1,77 @@
+#include "report/plot.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "common/error.hpp"
+#include "config/builtin_files.hpp"
+#include "process/process.hpp"
+#include "report/report.hpp"
+
+namespace eva {
+
+namespace {
+
+// Temporary files of one plot, removed however it ends.
+struct Scratch {
+  std::filesystem::path dir;
+  Scratch() {
+    std::string templ = (std::filesystem::temp_directory_path() / "eva-sim-plot-XXXXXX").string();
+    if (!::mkdtemp(templ.data())) throw std::runtime_error("--plot: cannot create a temporary directory");
+    dir = templ;
+  }
+  ~Scratch() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  std::string path(const char* name) const { return (dir / name).string(); }
+};
+
+}  // namespace
+
+std::string plot_python() {
+  const Scratch s;
+  // Debian's interpreter first: python3-matplotlib installs for it.
+  for (const char* python : {"/usr/bin/python3", "python3"}) {
+    try {
+      const pid_t pid = spawn_process({python, "-c", "import matplotlib"}, s.path("out"), s.path("err"));
+      if (wait_process(pid).second == 0) return python;
+    } catch (const std::runtime_error&) {
+      // not there: try the next
+    }
+  }
+  throw InputError(
+      "--plot: needs Python 3 with matplotlib (Debian package python3-matplotlib; scripts/setup.sh "
+      "installs it)");
+}
+
+void write_plot(const std::string& python, const std::string& png, const nlohmann::json& report) {
+  const Scratch s;
+  const auto& files = builtin_files();
+  const auto script = files.find("scripts/plot_compare.py");
+  if (script == files.end()) throw std::logic_error("plot_compare.py is not built in");
+  std::ofstream(s.path("plot_compare.py"), std::ios::binary) << script->second;
+  std::ofstream(s.path("report.json"), std::ios::binary) << report.dump();
+  const std::string drawn = s.path("plot.png");
+  const pid_t pid =
+      spawn_process({python, s.path("plot_compare.py"), s.path("report.json"), drawn}, s.path("out"), s.path("err"));
+  if (wait_process(pid).second != 0) {
+    std::ifstream err(s.path("err"));
+    std::string line, last;
+    while (std::getline(err, line))
+      if (!line.empty()) last = line;
+    throw std::runtime_error(fmt::format("--plot: the plotting script failed: {}", last));
+  }
+  std::ifstream in(drawn, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  write_file_atomic(png, bytes.str());
+}
+
+}  // namespace eva

@@ -1,0 +1,140 @@
+#include "report/report.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "common/error.hpp"
+
+namespace eva {
+
+Efficiency efficiency(const Report& r) {
+  Efficiency e;
+  const double energy = r.energy_j.value_or(0.0);
+  if (r.seconds > 0) e.gops = r.work_ops / r.seconds * 1e-9;
+  if (energy > 0) e.gops_per_w = r.work_ops / energy * 1e-9;
+  if (r.area_mm2 > 0) e.gops_per_mm2 = e.gops / r.area_mm2;
+  if (r.work_ops > 0) e.energy_per_op_pj = energy / r.work_ops * 1e12;
+  if (r.tokens > 0) e.energy_per_token_j = energy / static_cast<double>(r.tokens);
+  return e;
+}
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(OpReport, name, m, n, k, count, cycles, compute_cycles, dram_bytes_read,
+                                   dram_bytes_written, seconds, energy_j, energy_breakdown_j, work_ops)
+
+nlohmann::json report_state(const Report& r) {
+  return {{"arch", r.arch},
+          {"model", r.model},
+          {"phase", r.phase},
+          {"cycles", r.cycles},
+          {"seconds", r.seconds},
+          {"energy_j", r.energy_j ? nlohmann::json(*r.energy_j) : nlohmann::json(nullptr)},
+          {"energy_breakdown_j", r.energy_breakdown_j},
+          {"area_mm2", r.area_mm2},
+          {"area_breakdown_mm2", r.area_breakdown_mm2},
+          {"work_ops", r.work_ops},
+          {"tokens", r.tokens},
+          {"dram_bytes_read", r.dram_bytes_read},
+          {"dram_bytes_written", r.dram_bytes_written},
+          {"dram_bw_utilization", r.dram_bw_utilization},
+          {"sram_bank_conflict_cycles", r.sram_bank_conflict_cycles},
+          {"ops", r.ops},
+          {"sim_wall_s", r.sim_wall_s},
+          {"config", r.config},
+          {"stats", r.stats},
+          {"functional", r.functional},
+          {"extra", r.extra}};
+}
+
+Report report_from_state(const nlohmann::json& j) {
+  Report r;
+  j.at("arch").get_to(r.arch);
+  j.at("model").get_to(r.model);
+  j.at("phase").get_to(r.phase);
+  j.at("cycles").get_to(r.cycles);
+  j.at("seconds").get_to(r.seconds);
+  if (!j.at("energy_j").is_null()) r.energy_j = j.at("energy_j").get<double>();
+  j.at("energy_breakdown_j").get_to(r.energy_breakdown_j);
+  j.at("area_mm2").get_to(r.area_mm2);
+  j.at("area_breakdown_mm2").get_to(r.area_breakdown_mm2);
+  j.at("work_ops").get_to(r.work_ops);
+  j.at("tokens").get_to(r.tokens);
+  j.at("dram_bytes_read").get_to(r.dram_bytes_read);
+  j.at("dram_bytes_written").get_to(r.dram_bytes_written);
+  j.at("dram_bw_utilization").get_to(r.dram_bw_utilization);
+  j.at("sram_bank_conflict_cycles").get_to(r.sram_bank_conflict_cycles);
+  j.at("ops").get_to(r.ops);
+  j.at("sim_wall_s").get_to(r.sim_wall_s);
+  r.config = j.at("config");
+  r.stats = j.at("stats");
+  r.functional = j.at("functional");
+  r.extra = j.at("extra");
+  return r;
+}
+
+nlohmann::json to_json(const Report& r) {
+  // Every field (ops with their time, energy breakdown and work), the
+  // derived figures, and the command's extra keys at the top level.
+  nlohmann::json j = report_state(r);
+  j.erase("extra");
+  if (r.functional.is_null()) j.erase("functional");
+  const Efficiency e = efficiency(r);
+  j["gops"] = e.gops;
+  j["gops_per_w"] = e.gops_per_w;
+  j["gops_per_mm2"] = e.gops_per_mm2;
+  j["energy_per_op_pj"] = e.energy_per_op_pj;
+  j["energy_per_token_j"] = e.energy_per_token_j;
+  if (r.extra.is_object())
+    for (const auto& [key, value] : r.extra.items()) j[key] = value;
+  return j;
+}
+
+namespace {
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string to_csv(const std::vector<Report>& reports) {
+  std::ostringstream out;
+  out << "arch,model,phase,cycles,seconds,energy_j,dram_bytes_read,dram_bytes_written,dram_bw_utilization,"
+         "sram_bank_conflict_cycles,ops,sim_wall_s,area_mm2,gops,gops_per_w,gops_per_mm2,energy_per_token_j\n";
+  for (const auto& r : reports)
+    out << fmt::format("{},{},{},{},{:.9g},{},{},{},{:.6f},{},{},{:.3f},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g}\n",
+                       csv_field(r.arch), csv_field(r.model), csv_field(r.phase), r.cycles, r.seconds,
+                       r.energy_j ? fmt::format("{:.9g}", *r.energy_j) : "", r.dram_bytes_read, r.dram_bytes_written,
+                       r.dram_bw_utilization, r.sram_bank_conflict_cycles, r.ops.size(), r.sim_wall_s, r.area_mm2,
+                       efficiency(r).gops, efficiency(r).gops_per_w, efficiency(r).gops_per_mm2,
+                       efficiency(r).energy_per_token_j);
+  return out.str();
+}
+
+void write_file_atomic(const std::string& path, const std::string& text) {
+  const std::string tmp = fmt::format("{}.tmp.{}", path, static_cast<long>(::getpid()));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(fmt::format("{}: cannot write file", path));
+    out << text;
+    out.flush();
+    if (!out) {
+      out.close();
+      std::remove(tmp.c_str());
+      throw InputError(fmt::format("{}: cannot write file", path));
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw InputError(fmt::format("{}: cannot write file", path));
+  }
+}
+
+}  // namespace eva

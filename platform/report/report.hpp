@@ -1,0 +1,71 @@
+#pragma once
+// The report of a run: the contract's keys (BRIEF section 7) plus per-module
+// statistics, written as JSON or CSV. Files are written whole or not at all.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace eva {
+
+struct OpReport {
+  std::string name;
+  std::uint64_t m = 0, n = 0, k = 0;
+  std::uint64_t count = 1;           // independent GEMMs of this shape (heads, sequences)
+  std::uint64_t cycles = 0;          // the op's share of the run, memory included
+  std::uint64_t compute_cycles = 0;  // the array's cycles with memory never late
+  std::uint64_t dram_bytes_read = 0, dram_bytes_written = 0;
+  double seconds = 0.0;
+  double energy_j = 0.0;                             // the platform's energy over the op's time, leakage included
+  std::map<std::string, double> energy_breakdown_j;  // the same per module
+  double work_ops = 0.0;                             // 2 x multiply-accumulates
+};
+
+struct Report {
+  std::string arch, model, phase;
+  std::uint64_t cycles = 0;
+  double seconds = 0.0;
+  // Energy of the whole platform (accelerator modules and DRAM), J, and per
+  // module; area of the accelerator, mm2, and per module.
+  std::optional<double> energy_j;
+  std::map<std::string, double> energy_breakdown_j;
+  double area_mm2 = 0.0;
+  std::map<std::string, double> area_breakdown_mm2;
+  // Useful operations (2 per multiply-accumulate of the FC and attention
+  // GEMMs) and the tokens they produced, for the derived efficiency figures.
+  double work_ops = 0.0;
+  std::uint64_t tokens = 0;
+  std::uint64_t dram_bytes_read = 0, dram_bytes_written = 0;
+  double dram_bw_utilization = 0.0;
+  std::uint64_t sram_bank_conflict_cycles = 0;
+  std::vector<OpReport> ops;
+  double sim_wall_s = 0.0;
+  nlohmann::json config;      // the settings that shaped the numbers
+  nlohmann::json stats;       // module -> statistic -> {value, unit, description}
+  nlohmann::json functional;  // functional runs: the check against the reference
+  nlohmann::json extra;       // command-specific figures, merged into the top level
+};
+
+// Derived figures: GOPS, GOPS/W, GOPS/mm2, pJ per op, J per token.
+struct Efficiency {
+  double gops = 0, gops_per_w = 0, gops_per_mm2 = 0, energy_per_op_pj = 0, energy_per_token_j = 0;
+};
+Efficiency efficiency(const Report& r);
+
+nlohmann::json to_json(const Report& r);
+// Every field of a report, exactly (doubles round-trip), and back: how a
+// report crosses from one process to another (Runner::run_all with jobs).
+nlohmann::json report_state(const Report& r);
+Report report_from_state(const nlohmann::json& j);
+// One CSV row per report, the scalar keys as columns.
+std::string to_csv(const std::vector<Report>& reports);
+
+// Writes `text` to `path` through a temporary file in the same directory and
+// a rename, so readers never see half a file. Throws InputError if the path
+// cannot be written.
+void write_file_atomic(const std::string& path, const std::string& text);
+
+}  // namespace eva

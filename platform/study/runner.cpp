@@ -1,0 +1,292 @@
+#include "study/runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <numeric>
+#include <optional>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "process/process.hpp"
+#include "study/progress.hpp"
+#include "vp/address_allocator.hpp"
+#include "vp/platform.hpp"
+
+namespace eva {
+
+struct Runner::Queued {
+  explicit Queued(double capacity) : alloc(capacity, true) {}
+  AddressAllocator alloc;
+  std::map<std::string, std::size_t> index;  // signature -> op index in the platform (cached mode)
+  std::size_t ops = 0;
+  std::vector<std::vector<std::size_t>> slots;  // per workload, per op: its op index in the platform
+};
+
+Runner::Runner(const std::vector<ArchConfig>& archs, bool direct) : m_archs(archs), m_direct(direct) {
+  for (std::size_t i = 0; i < archs.size(); ++i) {
+    m_platforms.push_back(std::make_unique<Platform>(sc_core::sc_gen_unique_name("vp"), archs[i]));
+    m_queued.push_back(std::make_unique<Queued>(archs[i].dram.capacity_bytes()));
+  }
+}
+
+Runner::~Runner() = default;
+
+std::size_t Runner::queue(std::size_t arch, const WorkloadOp& op, const std::string& signature) {
+  Platform& p = *m_platforms[arch];
+  Queued& q = *m_queued[arch];
+  if (!m_direct) {
+    const auto [it, fresh] = q.index.emplace(signature, q.ops);
+    if (!fresh) return it->second;
+  }
+  const std::size_t slot = q.ops++;
+  // Direct runs report the platform's ops as they are: named in full.
+  const std::string name = m_direct ? op.qualified_name() : op.name;
+  if (op.kind == WorkloadOp::Kind::vector) {
+    VectorDescriptor v;
+    v.name = name;
+    v.op = op.vop;
+    v.rows = op.rows;
+    v.cols = op.cols;
+    const std::uint64_t bytes = op.rows * op.cols * 2;
+    v.in_addr = q.alloc.take(bytes, op.name.c_str());
+    v.in2_addr = vector_op_binary(op.vop) ? q.alloc.take(bytes, op.name.c_str()) : v.in_addr;
+    v.out_addr = q.alloc.take(bytes, op.name.c_str());
+    p.add(v);
+    return slot;
+  }
+  if (op.kind == WorkloadOp::Kind::fc) {
+    p.add(p.place_fc(q.alloc, name, op.m, op.n, op.k));
+    return slot;
+  }
+  // Attention: `count` caches, each with its own activations and outputs.
+  GemmDescriptor g;
+  g.name = name;
+  g.m = op.m;
+  g.n = op.n;
+  g.k = op.k;
+  g.count = m_direct ? op.count : 1;
+  g.operand = GemmOperand::kv_cache;
+  const std::uint64_t kv = packed_bytes(op.k * op.n, m_archs[arch].formats.kv_bits);
+  g.act_stride = (op.m * op.k * 2 + 63) / 64 * 64;
+  g.weight_stride = (kv + 63) / 64 * 64;
+  g.out_stride = (op.m * op.n * 2 + 63) / 64 * 64;
+  g.act_addr = q.alloc.take(g.act_stride * g.count, op.name.c_str());
+  g.weight_addr = q.alloc.take(g.weight_stride * g.count, op.name.c_str());
+  g.out_addr = q.alloc.take(g.out_stride * g.count, op.name.c_str());
+  p.add(g);
+  return slot;
+}
+
+std::size_t Runner::add(const Workload& w) {
+  std::vector<std::string> signatures;
+  if (!m_direct) {
+    signatures.reserve(w.ops.size());
+    for (const WorkloadOp& op : w.ops) signatures.push_back(op.signature());
+  }
+  static const std::string none;
+  for (std::size_t a = 0; a < m_archs.size(); ++a) {
+    std::vector<std::size_t> slots;
+    slots.reserve(w.ops.size());
+    for (std::size_t i = 0; i < w.ops.size(); ++i) {
+      const WorkloadOp& op = w.ops[i];
+      try {
+        slots.push_back(queue(a, op, m_direct ? none : signatures[i]));
+      } catch (const InputError& e) {
+        throw InputError(fmt::format("--arch {}: {} (layer {}): {}", m_archs[a].name, op.name, op.layer, e.what()));
+      }
+    }
+    m_queued[a]->slots.push_back(std::move(slots));
+  }
+  m_workloads.push_back(w);
+  return m_workloads.size() - 1;
+}
+
+void Runner::run_all(const std::vector<Runner*>& runners, bool quiet, unsigned jobs) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  std::vector<Platform*> all;
+  for (Runner* r : runners)
+    for (const auto& p : r->m_platforms) all.push_back(p.get());
+  jobs = std::max(1u, std::min(jobs, static_cast<unsigned>(all.size())));
+  // Which process simulates each platform: the most ops first, each to the
+  // least loaded process.
+  std::vector<unsigned> owner(all.size(), 0);
+  {
+    std::vector<std::size_t> order(all.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return all[a]->queued_ops() > all[b]->queued_ops(); });
+    std::vector<std::uint64_t> load(jobs, 0);
+    for (const std::size_t i : order) {
+      const auto g = static_cast<unsigned>(std::min_element(load.begin(), load.end()) - load.begin());
+      owner[i] = g;
+      load[g] += all[i]->queued_ops() + 1;
+    }
+  }
+  struct Child {
+    pid_t pid;
+    std::string path;
+  };
+  std::vector<Child> children;
+  const auto simulate_share = [&](unsigned g, bool show_progress) {
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (owner[i] != g) all[i]->drop_ops();
+      total += all[i]->queued_ops();
+    }
+    Progress progress(jobs > 1 ? fmt::format("simulating ({} processes)", jobs) : std::string("simulating"), total,
+                      !show_progress);
+    for (Platform* p : all) p->on_op_done([&progress] { progress.step(); });
+    sc_core::sc_start();
+    progress.finish();
+  };
+  if (jobs > 1) {
+    std::cout.flush();
+    std::fflush(nullptr);
+    for (unsigned g = 1; g < jobs; ++g) {
+      std::string path = (std::filesystem::temp_directory_path() / "eva-sim-share-XXXXXX").string();
+      const int fd = ::mkstemp(path.data());
+      if (fd < 0) throw std::runtime_error("run: cannot create a temporary file");
+      ::close(fd);
+      const pid_t pid = ::fork();
+      if (pid < 0) throw std::runtime_error("run: cannot fork");
+      if (pid == 0) {  // a share of the platforms; reports go back through the file
+        nlohmann::json out;
+        int code = 0;
+        try {
+          simulate_share(g, false);
+          for (std::size_t i = 0; i < all.size(); ++i)
+            if (owner[i] == g) out["reports"][std::to_string(i)] = report_state(all[i]->report());
+        } catch (const InputError& e) {
+          out = {{"error", e.what()}, {"input", true}};
+          code = 2;
+        } catch (const std::exception& e) {
+          out = {{"error", e.what()}, {"input", false}};
+          code = 1;
+        }
+        std::ofstream(path) << out.dump();
+        std::_Exit(code);
+      }
+      children.push_back({pid, path});
+    }
+  }
+  std::vector<Report> reports(all.size());
+  std::optional<std::string> failure;
+  bool input_failure = false;
+  try {
+    simulate_share(0, !quiet);
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (owner[i] == 0) reports[i] = all[i]->report();
+  } catch (...) {
+    for (const Child& c : children) {
+      wait_process(c.pid);
+      std::remove(c.path.c_str());
+    }
+    throw;
+  }
+  for (const Child& c : children) {
+    const int status = wait_process(c.pid).second;
+    std::ifstream in(c.path);
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    std::remove(c.path.c_str());
+    if (!failure && (j.is_discarded() || j.contains("error") || status != 0)) {
+      failure = j.is_object() && j.contains("error") ? j["error"].get<std::string>()
+                                                     : fmt::format("a simulating process ended with status {}", status);
+      input_failure = j.is_object() && j.value("input", false);
+      continue;
+    }
+    if (!failure)
+      for (const auto& [index, state] : j["reports"].items()) reports[std::stoul(index)] = report_from_state(state);
+  }
+  if (failure) {
+    if (input_failure) throw InputError(*failure);
+    throw std::runtime_error(*failure);
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  std::size_t i = 0;
+  for (Runner* r : runners) {
+    r->m_wall_s = wall;
+    for (std::size_t a = 0; a < r->m_platforms.size(); ++a) r->m_results.push_back(std::move(reports[i++]));
+  }
+}
+
+void Runner::enable_timelines() {
+  for (std::size_t a = 0; a < m_platforms.size(); ++a)
+    m_platforms[a]->enable_timeline(static_cast<std::uint64_t>(m_archs[a].sim.trace_max_spans));
+}
+
+std::string Runner::trace_json() const {
+  std::vector<std::pair<std::string, const Timeline*>> processes;
+  for (std::size_t a = 0; a < m_platforms.size(); ++a)
+    if (m_platforms[a]->timeline()) processes.emplace_back(m_archs[a].name, m_platforms[a]->timeline());
+  return eva::trace_json(processes);
+}
+
+const Report& Runner::simulation(std::size_t arch) const { return m_results.at(arch); }
+
+std::size_t Runner::simulated_ops() const { return m_queued.empty() ? 0 : m_queued.front()->ops; }
+
+Report Runner::report(std::size_t arch, std::size_t w, bool with_ops) const {
+  const Report& sim = m_results.at(arch);
+  const Workload& work = m_workloads.at(w);
+  const ArchConfig& c = m_archs[arch];
+  Report r;
+  r.arch = c.name;
+  r.area_mm2 = sim.area_mm2;
+  r.area_breakdown_mm2 = sim.area_breakdown_mm2;
+  r.tokens = work.tokens;
+  r.sim_wall_s = m_wall_s;
+  if (m_direct) {  // the platform ran exactly this workload
+    r = sim;
+    r.tokens = work.tokens;
+    r.sim_wall_s = m_wall_s;
+    return r;
+  }
+  const std::vector<std::size_t>& slots = m_queued[arch]->slots.at(w);
+  double energy = 0.0;
+  for (std::size_t i = 0; i < work.ops.size(); ++i) {
+    const WorkloadOp& op = work.ops[i];
+    OpReport o = sim.ops.at(slots[i]);
+    const auto times = static_cast<std::uint64_t>(op.kind == WorkloadOp::Kind::attention ? op.count : 1);
+    if (with_ops) o.name = op.qualified_name();
+    o.count = op.count;
+    o.cycles *= times;
+    o.compute_cycles *= times;
+    o.dram_bytes_read *= times;
+    o.dram_bytes_written *= times;
+    o.seconds *= static_cast<double>(times);
+    o.work_ops = op.work_ops();
+    for (auto& [module, j] : o.energy_breakdown_j) {
+      j *= static_cast<double>(times);
+      r.energy_breakdown_j[module] += j;
+    }
+    o.energy_j *= static_cast<double>(times);
+    r.cycles += o.cycles;
+    r.seconds += o.seconds;
+    r.dram_bytes_read += o.dram_bytes_read;
+    r.dram_bytes_written += o.dram_bytes_written;
+    r.work_ops += o.work_ops;
+    energy += o.energy_j;
+    if (with_ops) r.ops.push_back(std::move(o));
+  }
+  r.energy_j = energy;
+  const double bytes = static_cast<double>(r.dram_bytes_read + r.dram_bytes_written);
+  r.dram_bw_utilization = r.seconds > 0 ? bytes / (c.dram.peak_bytes_per_second() * r.seconds) : 0.0;
+  // Settings, bank conflicts and module statistics are the simulated
+  // operations' (each signature once), not the composed workload's.
+  if (with_ops) {
+    r.config = sim.config;
+    r.sram_bank_conflict_cycles = sim.sram_bank_conflict_cycles;
+    r.stats = sim.stats;
+  }
+  return r;
+}
+
+}  // namespace eva

@@ -1,0 +1,153 @@
+#include "vp/platform.hpp"
+
+#include <fmt/format.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "arch/accelerators.hpp"
+#include "common/error.hpp"
+
+namespace eva {
+
+namespace {
+
+nlohmann::json stats_json(const std::vector<const StatGroup*>& groups) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const StatGroup* g : groups)
+    for (const Stat& s : g->stats())
+      j[g->name()][s.name] = {{"value", s.value}, {"unit", s.unit}, {"description", s.description}};
+  return j;
+}
+
+}  // namespace
+
+Platform::Platform(const sc_core::sc_module_name& name, const ArchConfig& config)
+    : sc_module(name), m_config(config), m_clock(config.clock_mhz) {
+  // One global quantum for every loosely-timed initiator, set here, from config.
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_core::sc_time(config.sim.quantum_ns, sc_core::SC_NS));
+  m_dram = make_dram("dram", config.dram);
+  m_accel = make_accelerator(config);
+  m_accel->memory_socket().bind(m_dram->target_socket);
+  SC_HAS_PROCESS(Platform);
+  SC_THREAD(driver);
+}
+
+void Platform::add(const GemmDescriptor& op) {
+  m_accel->check(op);
+  m_ops.emplace_back(op);
+}
+
+void Platform::add(const VectorDescriptor& op) {
+  m_accel->check(op);
+  m_ops.emplace_back(op);
+}
+
+GemmDescriptor Platform::place_fc(AddressAllocator& alloc, const std::string& name, std::uint64_t m, std::uint64_t n,
+                                  std::uint64_t k) const {
+  const OperandBytes b = operand_bytes(m, n, k);
+  GemmDescriptor op;
+  op.name = name;
+  op.m = m;
+  op.n = n;
+  op.k = k;
+  op.act_addr = alloc.take(b.activations, name.c_str());
+  op.weight_addr = alloc.take(b.weights, name.c_str());
+  op.codebook_addr = alloc.take(b.codebooks, name.c_str());
+  op.out_addr = alloc.take(b.outputs, name.c_str());
+  return op;
+}
+
+Platform::~Platform() { Timeline::attach(*this, nullptr); }
+
+void Platform::enable_timeline(std::uint64_t max_spans) {
+  m_timeline = std::make_unique<Timeline>(max_spans);
+  Timeline::attach(*this, m_timeline.get());
+}
+
+Breakdown Platform::energy_now() const {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  Breakdown b = m_accel->energy_breakdown_j(now.to_seconds());
+  b["dram"] = m_dram->energy_j(now);
+  return b;
+}
+
+void Platform::driver() {
+  Breakdown energy0 = energy_now();
+  for (const auto& any : m_ops) {
+    const sc_core::sc_time start = sc_core::sc_time_stamp();
+    const std::uint64_t read0 = m_dram->bytes_read(), written0 = m_dram->bytes_written();
+    OpReport r;
+    if (const auto* op = std::get_if<GemmDescriptor>(&any)) {
+      r.name = op->name;
+      r.m = op->m;
+      r.n = op->n;
+      r.k = op->k;
+      r.count = op->count;
+      r.work_ops = 2.0 * static_cast<double>(op->m * op->n * op->k * op->count);
+      for (std::uint64_t i = 0; i < op->count; ++i) {
+        GemmDescriptor one = *op;
+        one.count = 1;
+        one.act_addr += i * op->act_stride;
+        one.weight_addr += i * op->weight_stride;
+        one.out_addr += i * op->out_stride;
+        r.compute_cycles += m_accel->execute(one);
+      }
+    } else {
+      const auto& v = std::get<VectorDescriptor>(any);
+      r.name = v.name;
+      r.m = v.rows;
+      r.n = v.cols;
+      r.compute_cycles = m_accel->execute_vector(v);
+    }
+    r.cycles = m_clock.to_cycles(sc_core::sc_time_stamp() - start);
+    r.dram_bytes_read = m_dram->bytes_read() - read0;
+    r.dram_bytes_written = m_dram->bytes_written() - written0;
+    r.seconds = (sc_core::sc_time_stamp() - start).to_seconds();
+    if (m_timeline) m_timeline->op(r.name, start, sc_core::sc_time_stamp());
+    const Breakdown energy1 = energy_now();
+    for (const auto& [module, j] : energy1) {
+      r.energy_breakdown_j[module] = j - energy0[module];
+      r.energy_j += j - energy0[module];
+    }
+    energy0 = energy1;
+    if (m_on_op_done) m_on_op_done();
+    m_results.push_back(r);
+  }
+  m_end = sc_core::sc_time_stamp();
+}
+
+Report Platform::report() const {
+  Report r;
+  r.arch = m_config.name;
+  r.ops = m_results;
+  r.cycles = m_clock.to_cycles(m_end);
+  r.seconds = m_end.to_seconds();
+  r.dram_bytes_read = m_dram->bytes_read();
+  r.dram_bytes_written = m_dram->bytes_written();
+  const double bytes = static_cast<double>(r.dram_bytes_read + r.dram_bytes_written);
+  r.dram_bw_utilization = r.seconds > 0 ? bytes / (m_dram->peak_bytes_per_second() * r.seconds) : 0.0;
+  m_dram->flush_stats();
+  r.energy_breakdown_j = m_accel->energy_breakdown_j(r.seconds);
+  r.energy_breakdown_j["dram"] = m_dram->energy_j(m_end);
+  double energy = 0.0;
+  for (const auto& [module, joules] : r.energy_breakdown_j) energy += joules;
+  r.energy_j = energy;
+  r.area_breakdown_mm2 = m_accel->area_breakdown_mm2();
+  for (const auto& [module, mm2] : r.area_breakdown_mm2) r.area_mm2 += mm2;
+  for (const OpReport& op : m_results) r.work_ops += op.work_ops;
+  r.sram_bank_conflict_cycles = m_accel->bank_conflict_cycles();
+  r.config = {{"clock_mhz", m_config.clock_mhz},
+              {"systolic",
+               {{"rows", m_config.systolic.rows},
+                {"cols", m_config.systolic.cols},
+                {"weight_load", std::string(enum_name(m_config.systolic.weight_load))}}},
+              {"dram",
+               {{"preset", m_config.dram.preset},
+                {"bandwidth_gbps", m_config.dram.bandwidth_gbps},
+                {"latency_ns", m_config.dram.latency_ns}}}};
+  std::vector<const StatGroup*> groups = {&m_dram->stats()};
+  for (const StatGroup* g : m_accel->stat_groups()) groups.push_back(g);
+  r.stats = stats_json(groups);
+  return r;
+}
+
+}  // namespace eva

@@ -1,0 +1,76 @@
+#pragma once
+// A virtual platform: one accelerator and its DRAM, connected through TLM
+// sockets, plus a driver that feeds the accelerator's control a list of
+// operation descriptors and records, per op, the time and DRAM traffic it
+// took. Several platforms may live side by side in one simulation.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <variant>
+#include <vector>
+
+#include <systemc>
+
+#include "common/accelerator.hpp"
+#include "common/clock.hpp"
+#include "common/op_descriptor.hpp"
+#include "common/timeline.hpp"
+#include "config/load_arch.hpp"
+#include "dram/dram_target.hpp"
+#include "report/report.hpp"
+#include "vp/address_allocator.hpp"
+
+namespace eva {
+
+class Platform : public sc_core::sc_module {
+ public:
+  Platform(const sc_core::sc_module_name& name, const ArchConfig& config);
+  ~Platform() override;
+  Platform(const Platform&) = delete;
+  Platform& operator=(const Platform&) = delete;
+
+  // Records a timeline of this platform's run (before sc_start): every
+  // operation, and up to `max_spans` spans of its units.
+  void enable_timeline(std::uint64_t max_spans);
+  const Timeline* timeline() const { return m_timeline.get(); }
+
+  // Bytes an op's operands take in this platform's formats.
+  OperandBytes operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const {
+    return m_accel->operand_bytes(m, n, k);
+  }
+  // An FC op's descriptor, its operands placed by `alloc` in this platform's
+  // formats.
+  GemmDescriptor place_fc(AddressAllocator& alloc, const std::string& name, std::uint64_t m, std::uint64_t n,
+                          std::uint64_t k) const;
+  Accelerator& accelerator() { return *m_accel; }
+
+  // Queues an op (before sc_start). Throws InputError if it cannot run here.
+  void add(const GemmDescriptor& op);
+  void add(const VectorDescriptor& op);
+  // After the simulation: the report of everything this platform ran.
+  Report report() const;
+
+  DramTarget& dram() { return *m_dram; }
+  // Called after each operation completes (progress reporting).
+  void on_op_done(std::function<void()> f) { m_on_op_done = std::move(f); }
+  std::size_t queued_ops() const { return m_ops.size(); }
+  // Forgets the queued ops (before sc_start): another process simulates them.
+  void drop_ops() { m_ops.clear(); }
+
+ private:
+  void driver();
+  // Energy of the whole platform so far per module (DRAM included), J.
+  Breakdown energy_now() const;
+
+  const ArchConfig m_config;
+  const ClockDomain m_clock;
+  std::unique_ptr<DramTarget> m_dram;
+  std::unique_ptr<Accelerator> m_accel;
+  std::vector<std::variant<GemmDescriptor, VectorDescriptor>> m_ops;
+  std::vector<OpReport> m_results;
+  sc_core::sc_time m_end = sc_core::SC_ZERO_TIME;
+  std::function<void()> m_on_op_done;
+  std::unique_ptr<Timeline> m_timeline;
+};
+
+}  // namespace eva
