@@ -1,5 +1,6 @@
 #pragma once
 #include "common/config.hpp"
+#include "common/energy.hpp"
 
 namespace eva {
 
@@ -40,11 +41,11 @@ struct SramConfig {
 // the OC SRAM's width (256 B per cycle, BRIEF section 3, the only published
 // port of EVA's SRAMs), an assumption for the buffers whose geometry is not
 // published; leakage is the accelerator's (EnergyConfig::sram_leakage_w).
-inline SramConfig buffer_sram(int kib, double read_pj_per_bit, double write_pj_per_bit) {
+inline SramConfig buffer_sram(int kib, const BufferEnergy& energy) {
   SramConfig s;
   s.size_kib = kib;
-  s.read_pj_per_bit = read_pj_per_bit;
-  s.write_pj_per_bit = write_pj_per_bit;
+  s.read_pj_per_bit = energy.read_pj_per_bit;
+  s.write_pj_per_bit = energy.write_pj_per_bit;
   return s;
 }
 
