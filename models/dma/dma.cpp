@@ -93,18 +93,20 @@ void Dma::wait_for(const Transfer& t) {
 
 sc_core::sc_time Dma::sram_access(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t* data, std::uint64_t len,
                                   bool timing_only) {
-  tlm::tlm_generic_payload p;
-  TimingOnly ext;
+  // One payload for every SRAM access (a payload's construction allocates).
+  tlm::tlm_generic_payload& p = m_sram_trans;
   p.set_command(cmd);
   p.set_address(addr);
   p.set_data_ptr(data);
   p.set_data_length(static_cast<unsigned int>(len));
   p.set_streaming_width(static_cast<unsigned int>(len));
+  p.set_byte_enable_ptr(nullptr);
+  p.set_dmi_allowed(false);
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  if (timing_only) p.set_extension(&ext);
+  if (timing_only) p.set_extension(&m_sram_timing_only);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   sram_socket->b_transport(p, delay);
-  if (timing_only) p.clear_extension(&ext);
+  if (timing_only) p.clear_extension(&m_sram_timing_only);
   if (p.is_response_error())
     throw std::runtime_error(fmt::format("{}: SRAM {} of {} B at 0x{:x} failed: {}", name(),
                                          cmd == tlm::TLM_READ_COMMAND ? "read" : "write", len, addr,

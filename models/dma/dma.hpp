@@ -127,7 +127,9 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   void free(tlm::tlm_generic_payload*) override {}  // slots are pooled, never freed
 
   const DmaConfig m_config;
-  std::vector<std::uint8_t> m_scratch;  // the data pointer of timing-only bursts
+  std::vector<std::uint8_t> m_scratch;    // the data pointer of timing-only bursts
+  tlm::tlm_generic_payload m_sram_trans;  // SRAM accesses (loosely timed, one at a time)
+  TimingOnly m_sram_timing_only;
   std::vector<std::unique_ptr<Slot>> m_slots;
   std::vector<Slot*> m_free;
   std::deque<Job> m_jobs;

@@ -49,7 +49,8 @@ void Sram::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
   if (!check(trans)) return;
   const std::uint64_t len = trans.get_data_length();
   const std::uint64_t row = static_cast<std::uint64_t>(m_config.banks) * m_config.bank_width_bytes;
-  delay += m_cycle * static_cast<double>(static_cast<std::uint64_t>(m_config.latency_cycles) + (len + row - 1) / row);
+  delay += sc_core::sc_time::from_value(m_cycle.value() *
+                                        (static_cast<std::uint64_t>(m_config.latency_cycles) + (len + row - 1) / row));
   if (!is_timing_only(trans)) {
     if (trans.is_read())
       std::memcpy(trans.get_data_ptr(), m_data.data() + trans.get_address(), len);
@@ -106,7 +107,7 @@ void Sram::lookup(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
     }
   (write ? m_bits_written : m_bits_read) +=
       8.0 * static_cast<double>(access->addrs.size() * access->repeat) * m_config.bank_width_bytes;
-  delay += m_cycle * static_cast<double>(access->cycles);
+  delay += sc_core::sc_time::from_value(m_cycle.value() * access->cycles);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -54,6 +54,7 @@ struct GemmPlan {
   // two slices), the output tiles' partial sums. Functional runs keep the
   // accumulators (doubles, exact) per output slot.
   std::uint64_t weight_slot_bytes = 0, output_slot_bytes = 0, input_at[2] = {};
+  std::uint64_t weight_buffer_bytes = 0, input_buffer_bytes = 0, output_buffer_bytes = 0;
   std::vector<std::vector<double>> acc;
   std::vector<std::uint8_t> parameters;
   Dma::Transfer parameter_transfer;
@@ -161,6 +162,9 @@ std::uint64_t WsGemm::run(const GemmDescriptor& op, WeightSource& weights, WsDat
   const std::uint64_t in_buf = static_cast<std::uint64_t>(m_config.buffers.input_kib) * 1024;
   plan.weight_slot_bytes = static_cast<std::uint64_t>(m_config.buffers.weight_kib) * 1024 / s.weight_slots;
   plan.output_slot_bytes = static_cast<std::uint64_t>(m_config.buffers.output_kib) * 1024 / s.output_slots;
+  plan.weight_buffer_bytes = static_cast<std::uint64_t>(m_config.buffers.weight_kib) * 1024;
+  plan.input_buffer_bytes = in_buf;
+  plan.output_buffer_bytes = static_cast<std::uint64_t>(m_config.buffers.output_kib) * 1024;
   plan.input_at[0] = m_buffers.input;
   plan.input_at[1] = m_buffers.input + in_buf / 2;
   if (op.functional) plan.acc.resize(s.output_slots);
@@ -218,6 +222,19 @@ void WsGemm::compute(GemmPlan& plan) {
   const FormatConfig& f = m_config.formats;
   const GemmDescriptor& op = plan.op;
   std::map<std::uint64_t, std::uint64_t> open;  // output tiles in progress (by n0) -> their slot
+  // The array's buffer traffic, counted tile by tile and presented to the
+  // buffers as each output tile completes (the bytes are exact; timing mode
+  // moves no data, so the grouping changes nothing else).
+  struct Traffic {
+    std::uint64_t weight = 0, input = 0, partial = 0, partial_written = 0;
+    void flush(BufferPort& port, const WsBuffers& b, const GemmPlan& plan) {
+      port.stream(tlm::TLM_READ_COMMAND, b.weight, plan.weight_buffer_bytes, weight);
+      port.stream(tlm::TLM_READ_COMMAND, b.input, plan.input_buffer_bytes, input);
+      port.stream(tlm::TLM_READ_COMMAND, b.output, plan.output_buffer_bytes, partial);
+      port.stream(tlm::TLM_WRITE_COMMAND, b.output, plan.output_buffer_bytes, partial_written);
+      *this = Traffic{};
+    }
+  } reads;
   Dma::wait_for(plan.parameter_transfer);
   if (op.functional) plan.datapath->set_parameters(op, plan.parameters);
   for (std::uint64_t done = 0; done < plan.tiler.size(); ++done) {
@@ -238,14 +255,12 @@ void WsGemm::compute(GemmPlan& plan) {
     const std::uint64_t input_at = plan.input_at[plan.whole_block_input ? 0 : in.input_slot];
     const std::uint64_t input_first = plan.whole_block_input ? t.k0 : t.k0 - in.k0;
     const std::uint64_t input_row = plan.whole_block_input ? op.k : in.k_width;
-    const std::uint64_t output_at = m_buffers.output + out_slot * plan.output_slot_bytes;
     const std::uint64_t partial_bytes = packed_bytes(t.m * t.n, f.acc_bits);
     BufferPort& port = m_array.buffer_port;
-    // (A tile dequantised on chip, as EVA's prefill, is larger than its slot.)
-    port.stream(tlm::TLM_READ_COMMAND, weight_at, plan.weight_slot_bytes, plan.weights->tile_bytes(t));
-    port.touch(tlm::TLM_READ_COMMAND, input_at, packed_bytes(t.m * t.k, f.act_bits));
-    if (!t.first_k) port.touch(tlm::TLM_READ_COMMAND, output_at, partial_bytes);
-    port.touch(tlm::TLM_WRITE_COMMAND, output_at, partial_bytes);
+    reads.weight += plan.weights->tile_bytes(t);
+    reads.input += packed_bytes(t.m * t.k, f.act_bits);
+    if (!t.first_k) reads.partial += partial_bytes;
+    reads.partial_written += partial_bytes;
     if (op.functional) {
       const std::uint64_t input_bytes = t.m * packed_bytes(input_row, f.act_bits);
       plan.datapath->tile(t, port.direct(input_at, input_bytes), input_first, input_row,
@@ -257,10 +272,12 @@ void WsGemm::compute(GemmPlan& plan) {
     if (plan.whole_block_input ? t.last_in_block : t.group_last && t.k0 + t.k == in.k0 + in.k_width)
       plan.input_block.release();
     if (t.last_k) {
+      reads.flush(port, m_buffers, plan);
       plan.done.push({in.tile, out_slot, outputs_at});
       open.erase(t.n0);
     }
   }
+  reads.flush(m_array.buffer_port, m_buffers, plan);
 }
 
 void WsGemm::store(GemmPlan& plan) {
