@@ -89,7 +89,7 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
       m_attention(dma, array, WsBuffers{m_input_base, m_index_base, m_output_base},
                   WsGemmConfig{config.systolic, config.buffers, config.formats.kv_formats(), config.tiling}),
       m_kv(config.formats.kv_bits) {
-  array.oc_socket.bind(oc.lookup_socket);
+  array.lane_socket.bind(oc.lookup_socket);
   for (EpilogueUnit& u : epilogue_units) u.lookup_socket.bind(oc.lookup_socket);
   bus.attach(input_buffer.target_socket, m_input_base, input_buffer.size());
   bus.attach(codebook_buffer.target_socket, m_codebook_base, codebook_buffer.size());

@@ -12,7 +12,7 @@
 // column's accumulator. The other OC half takes the next pass meanwhile.
 // Five threads per operation: `fetch` (activations, codebooks), `indices`
 // (index chunks streamed by the DMA), `array` (OC passes, written into the OC
-// SRAM through the array's oc_socket), `epilogue` (hands each chunk of columns
+// SRAM through the array's lane_socket), `epilogue` (hands each chunk of columns
 // to the epilogue units, which look the entries up through their own sockets
 // into the OC SRAM, and accumulates their sums) and `store` (outputs, FP16)
 // at the end of each input-row tile.

@@ -25,6 +25,7 @@ Sram::Sram(const sc_core::sc_module_name& name, const SramConfig& config, double
   target_socket.register_get_direct_mem_ptr(this, &Sram::get_direct_mem_ptr);
   lookup_socket.register_b_transport(this, &Sram::lookup);
   lookup_socket.register_transport_dbg(this, &Sram::lookup_dbg);
+  lookup_socket.register_get_direct_mem_ptr(this, &Sram::lookup_dmi);
   m_stat_read = m_stats.add("bytes_read", "B", "bytes read (TLM and lanes)");
   m_stat_written = m_stats.add("bytes_written", "B", "bytes written (TLM and lanes)");
   m_stat_lane_cycles = m_stats.add("lane_cycles", "cycles", "cycles of multi-lane accesses");
@@ -112,6 +113,10 @@ void Sram::lookup(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
 }
 
 unsigned int Sram::lookup_dbg(int, tlm::tlm_generic_payload& trans) { return transport_dbg(trans); }
+
+bool Sram::lookup_dmi(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+  return get_direct_mem_ptr(trans, dmi);
+}
 
 double Sram::energy_j(double) const {
   if (!m_priced) return 0.0;

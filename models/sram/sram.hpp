@@ -7,7 +7,7 @@
 //   multi-lane accesses (LaneAccess), one address per lane per cycle; the bank
 //   conflicts are counted exactly from the addresses (BankModel) and annotated
 //   as delay.
-// Storage is a flat array: DMI covers all of it.
+// Storage is a flat array: DMI (on either socket) covers all of it.
 #include <cstdint>
 #include <vector>
 
@@ -56,6 +56,7 @@ class Sram : public sc_core::sc_module, public PricedUnit {
   unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
   void lookup(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned int lookup_dbg(int port, tlm::tlm_generic_payload& trans);
+  bool lookup_dmi(int port, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   bool check(tlm::tlm_generic_payload& trans) const;
 

@@ -1,6 +1,8 @@
 #include "systolic/systolic_array.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "common/timeline.hpp"
 
@@ -9,7 +11,7 @@ namespace eva {
 SystolicArray::SystolicArray(const sc_core::sc_module_name& name, const SystolicConfig& config, double clock_mhz,
                              const UnitPower& power)
     : sc_module(name),
-      oc_socket("oc_socket"),
+      lane_socket("lane_socket"),
       buffer_port("buffer_port"),
       m_config(config),
       m_timing(config),
@@ -40,13 +42,13 @@ void SystolicArray::run_oc(std::uint64_t rows, std::uint64_t d, std::uint64_t en
   // The OC rows leave as the array produces them; their writes overlap the
   // pass (the array's cycle count already includes its output stream).
   sc_core::sc_time ignored = sc_core::SC_ZERO_TIME;
-  if (oc_socket.size() && rows && entries) {
+  if (lane_socket.size() && rows && entries) {
     m_access.repeat = out.values ? 1 : entries;
     for (std::uint64_t e = 0; e < (out.values ? entries : 1); ++e) {
       m_access.addrs.clear();
       for (std::uint64_t r = 0; r < rows; ++r) m_access.addrs.push_back(out.oc_base + 2 * (e * out.banks + r));
       lane_transport(
-          oc_socket, m_trans, m_access, true,
+          lane_socket, m_trans, m_access, true,
           out.values ? reinterpret_cast<std::uint8_t*>(const_cast<half_bits*>(out.values + e * rows)) : nullptr,
           ignored);
     }
@@ -54,6 +56,24 @@ void SystolicArray::run_oc(std::uint64_t rows, std::uint64_t d, std::uint64_t en
   if (Timeline* t = Timeline::of(*this))
     t->span("array", "output codebook", sc_core::sc_time_stamp(), sc_core::sc_time_stamp() + m_clock.cycles(cycles));
   wait(m_clock.cycles(cycles));
+}
+
+std::uint64_t SystolicArray::lanes(LaneAccess& access, bool write, std::uint8_t* data) {
+  if (!lane_socket.size() || access.addrs.empty()) return 0;
+  sc_core::sc_time ignored = sc_core::SC_ZERO_TIME;  // the caller decides what the cycles cost
+  return lane_transport(lane_socket, m_trans, access, write, data, ignored);
+}
+
+std::uint8_t* SystolicArray::lane_direct(std::uint64_t addr, std::uint64_t bytes) {
+  if (!m_lane_dmi_valid) {
+    tlm::tlm_generic_payload probe;
+    probe.set_command(tlm::TLM_READ_COMMAND);
+    probe.set_address(addr);
+    m_lane_dmi_valid = lane_socket.size() && lane_socket->get_direct_mem_ptr(probe, m_lane_dmi);
+  }
+  if (!m_lane_dmi_valid || addr < m_lane_dmi.get_start_address() || addr + bytes - 1 > m_lane_dmi.get_end_address())
+    throw std::logic_error(std::string(name()) + ": no DMI into the lane SRAM at that address");
+  return m_lane_dmi.get_dmi_ptr() + (addr - m_lane_dmi.get_start_address());
 }
 
 sc_core::sc_time SystolicArray::run_tile(std::uint64_t m, std::uint64_t tile_macs) {

@@ -22,9 +22,9 @@ namespace eva {
 
 class SystolicArray : public sc_core::sc_module, public PricedUnit {
  public:
-  // FP16 mode's output port: OC rows written into an OC SRAM's lookup_socket
-  // (EVA); unbound in the weight-stationary accelerators.
-  tlm_utils::simple_initiator_socket_optional<SystolicArray> oc_socket;
+  // The PEs' multi-lane port into a banked SRAM's lookup_socket: EVA's OC rows
+  // (FP16 mode), FIGLUT's LUTs; unbound in the other accelerators.
+  tlm_utils::simple_initiator_socket_optional<SystolicArray> lane_socket;
   // Its operands' port into the on-chip buffers (through the local bus).
   BufferPort buffer_port;
 
@@ -48,7 +48,7 @@ class SystolicArray : public sc_core::sc_module, public PricedUnit {
   // (the EVA artifact's simulator/methods/vqarray.py, IS(32, E, d, 32, 8) per
   // 32 sub-vectors). Blocks for that many cycles.
   std::uint64_t oc_cycles(std::uint64_t rows, std::uint64_t d, std::uint64_t entries) const;
-  // The OC the pass produces goes out through oc_socket, one write of all
+  // The OC the pass produces goes out through lane_socket, one write of all
   // `rows` lanes per entry: entry e of row r at oc_base + 2 (e x banks + r).
   // `values`: the FP16 entries [e][r] (functional), or null (timing: one
   // write presented `entries` times).
@@ -57,6 +57,14 @@ class SystolicArray : public sc_core::sc_module, public PricedUnit {
     const half_bits* values = nullptr;
   };
   void run_oc(std::uint64_t rows, std::uint64_t d, std::uint64_t entries, const OcOutput& out);
+
+  // One multi-lane access of the PEs through lane_socket (their own storage:
+  // FIGLUT's LUTs), `data` as lane_transport takes it. Returns the cycles the
+  // SRAM took, conflicts included (0 with the socket unbound).
+  std::uint64_t lanes(LaneAccess& access, bool write, std::uint8_t* data);
+  // The bytes at [addr, addr + bytes) of the SRAM on lane_socket through DMI,
+  // for a functional datapath. Throws std::logic_error if it grants none.
+  std::uint8_t* lane_direct(std::uint64_t addr, std::uint64_t bytes);
 
   const WsTiming& timing() const { return m_timing; }
   enum Stat { tiles, busy_cycles, macs, oc_passes, fp16_macs, stat_count };
@@ -77,6 +85,8 @@ class SystolicArray : public sc_core::sc_module, public PricedUnit {
   const UnitPower m_power;
   tlm::tlm_generic_payload m_trans;
   LaneAccess m_access;
+  tlm::tlm_dmi m_lane_dmi;
+  bool m_lane_dmi_valid = false;
   StatGroup m_stats{"systolic"};
   std::size_t m_stat[stat_count]{};
 };

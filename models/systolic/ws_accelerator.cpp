@@ -69,8 +69,8 @@ void WsAccelerator::check(const GemmDescriptor& op) const {
 }
 
 std::uint64_t WsAccelerator::execute(const GemmDescriptor& op) {
-  if (op.operand == GemmOperand::kv_cache) return m_kv_gemm.run(op, *m_kv);
-  return m_gemm.run(op, *m_weights, m_datapath.get());
+  if (op.operand == GemmOperand::kv_cache) return m_kv_gemm.run(op, *m_kv, nullptr, m_kv_storage.get());
+  return m_gemm.run(op, *m_weights, m_datapath.get(), m_storage.get());
 }
 
 std::uint64_t WsAccelerator::execute_vector(const VectorDescriptor& op) {

@@ -75,11 +75,16 @@ class WsAccelerator : public Accelerator {
 
  protected:
   // Derived constructors install their format and datapath.
+  // `storage`, `kv_storage`: the PEs' own storage for the layers' GEMMs and
+  // for attention, if they have one.
   void install(std::unique_ptr<WeightSource> weights, std::unique_ptr<WsDatapath> datapath,
-               std::unique_ptr<WeightSource> kv) {
+               std::unique_ptr<WeightSource> kv, std::unique_ptr<PeStorage> storage = nullptr,
+               std::unique_ptr<PeStorage> kv_storage = nullptr) {
     m_weights = std::move(weights);
     m_datapath = std::move(datapath);
     m_kv = std::move(kv);
+    m_storage = std::move(storage);
+    m_kv_storage = std::move(kv_storage);
   }
   virtual std::uint64_t weight_bytes(std::uint64_t n, std::uint64_t k) const;
 
@@ -93,6 +98,7 @@ class WsAccelerator : public Accelerator {
   std::unique_ptr<WeightSource> m_weights;
   std::unique_ptr<WsDatapath> m_datapath;
   std::unique_ptr<WeightSource> m_kv;
+  std::unique_ptr<PeStorage> m_storage, m_kv_storage;
 };
 
 }  // namespace eva

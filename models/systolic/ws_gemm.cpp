@@ -30,6 +30,7 @@ struct GemmPlan {
   const WsTiler& tiler;
   WeightSource* weights = nullptr;
   WsDatapath* datapath = nullptr;  // functional runs
+  PeStorage* storage = nullptr;
   // Whole input-row blocks fit in the input buffer: read each block once.
   // Otherwise slices of `slice_tiles` reduction tiles, double-buffered.
   bool whole_block_input;
@@ -152,13 +153,14 @@ WsTiler WsGemm::tiler(const GemmDescriptor& op, std::uint64_t m_tile, std::uint6
   return WsTiler(op.m, op.k, op.n, rows, cols, m_tile, m_config.passes, group);
 }
 
-std::uint64_t WsGemm::run(const GemmDescriptor& op, WeightSource& weights, WsDatapath* datapath) {
+std::uint64_t WsGemm::run(const GemmDescriptor& op, WeightSource& weights, WsDatapath* datapath, PeStorage* storage) {
   if (op.functional && datapath == nullptr) throw std::logic_error("WsGemm: functional run without a datapath");
   const Sizing s = size_buffers(m_config, op, weights);
   const WsTiler tiler = this->tiler(op, s.m_tile, s.group);
   GemmPlan plan(op, tiler, s.weight_slots, s.output_slots, s.whole_block_input, s.slice_tiles);
   plan.weights = &weights;
   plan.datapath = datapath;
+  plan.storage = storage;
   const std::uint64_t in_buf = static_cast<std::uint64_t>(m_config.buffers.input_kib) * 1024;
   plan.weight_slot_bytes = static_cast<std::uint64_t>(m_config.buffers.weight_kib) * 1024 / s.weight_slots;
   plan.output_slot_bytes = static_cast<std::uint64_t>(m_config.buffers.output_kib) * 1024 / s.output_slots;
@@ -261,6 +263,7 @@ void WsGemm::compute(GemmPlan& plan) {
     reads.input += packed_bytes(t.m * t.k, f.act_bits);
     if (!t.first_k) reads.partial += partial_bytes;
     reads.partial_written += partial_bytes;
+    if (plan.storage != nullptr) plan.storage->tile(t);
     if (op.functional) {
       const std::uint64_t input_bytes = t.m * packed_bytes(input_row, f.act_bits);
       plan.datapath->tile(t, port.direct(input_at, input_bytes), input_first, input_row,

@@ -83,6 +83,18 @@ class WsDatapath {
   virtual void finish(const WsTile& t, const double* acc, std::uint8_t* out) = 0;
 };
 
+// Storage inside the processing elements that every tile uses (FIGLUT's
+// LUTs), in its own banked SRAM. The compute thread hands it each tile just
+// before the array runs it, in every mode, and it presents the tile's
+// accesses to that SRAM. The array's cycle convention covers them: a PE
+// storage is built so that its accesses never conflict, and its SRAM's bank
+// model counts any conflict they would have.
+class PeStorage {
+ public:
+  virtual ~PeStorage() = default;
+  virtual void tile(const WsTile& t) = 0;
+};
+
 // Dense weights, `bits` each, stored tile-major (see WsTiler); within a tile,
 // row-major K x N.
 class DenseWeights : public WeightSource {
@@ -117,7 +129,9 @@ class WsGemm {
   void check(const GemmDescriptor& op, const WeightSource& weights) const;
   // Runs one GEMM from a SystemC thread; returns the array's cycles with
   // memory never late. Functional operations need a datapath.
-  std::uint64_t run(const GemmDescriptor& op, WeightSource& weights, WsDatapath* datapath = nullptr);
+  // `storage`: the PEs' own storage, if they have one.
+  std::uint64_t run(const GemmDescriptor& op, WeightSource& weights, WsDatapath* datapath = nullptr,
+                    PeStorage* storage = nullptr);
   WsTiler tiler(const GemmDescriptor& op, std::uint64_t m_tile, std::uint64_t group = 1) const;
 
  private:

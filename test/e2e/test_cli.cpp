@@ -199,20 +199,29 @@ TEST_CASE("describe --arch eva: the epilogue units and the array bound to the OC
   CHECK(r.out.find("epilogue_0  (eva::EpilogueUnit)") != std::string::npos);
   CHECK(r.out.find("epilogue_2") == std::string::npos);  // the tree follows the config
   CHECK(r.out.find("oc  (eva::Sram)") != std::string::npos);
-  CHECK(r.out.find("lookup_socket  [target socket]  <- platform.eva.array.oc_socket  <- "
+  CHECK(r.out.find("lookup_socket  [target socket]  <- platform.eva.array.lane_socket  <- "
                    "platform.eva.epilogue_0.lookup_socket  <- platform.eva.epilogue_1.lookup_socket") !=
         std::string::npos);
   CHECK(r.out.find("initiator_socket  [initiator socket]  -> platform.dram.target_socket") != std::string::npos);
   CHECK(dir.files().empty());
 }
 
-TEST_CASE("describe --arch figlut: no OC SRAM, the array's OC port unbound") {
+TEST_CASE("describe --arch figlut: the PEs' LUT SRAM on the array's lane port, no OC SRAM") {
   Scratch dir;
   const Run r = eva_sim(dir, {"describe", "--arch", "figlut"});
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("(eva::FiglutAccelerator)") != std::string::npos);
-  CHECK(r.out.find("oc_socket  [initiator socket]  unbound") != std::string::npos);
+  CHECK(r.out.find("lut  (eva::Sram)") != std::string::npos);
+  CHECK(r.out.find("lane_socket  [initiator socket]  -> platform.figlut.lut.lookup_socket") != std::string::npos);
   CHECK(r.out.find("EpilogueUnit") == std::string::npos);
+  CHECK(r.out.find("oc  (eva::Sram)") == std::string::npos);
+}
+
+TEST_CASE("describe --arch sa: the array's lane port unbound") {
+  Scratch dir;
+  const Run r = eva_sim(dir, {"describe", "--arch", "sa"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("lane_socket  [initiator socket]  unbound") != std::string::npos);
 }
 
 TEST_CASE("Bad input: describe of an unknown architecture") {

@@ -131,6 +131,21 @@ TEST_CASE("figlut reads q bit-planes per weight, plus FP16 alphas and offsets") 
   CHECK(r.dram_bytes_written == 4096 * 2);
 }
 
+// Per input row and tile, every PE holding one of the tile's 16 slices (2 PE
+// rows, one MPU per plane) writes its 8 FP32 entries, and each of the tile's
+// 16 outputs reads one entry per slice and plane: one bank per PE, 8 ports for
+// its 8 RACs, so no conflict.
+TEST_CASE("figlut's LUT SRAM: generation and RAC reads counted from the lanes, no conflicts") {
+  const GemmShape s{3, 160, 256};  // K: 4 tiles of 64; N: 10 tiles of 16
+  const Report r = simulate_gemm(arch("figlut", {"dram.bandwidth_gbps=1e6"}), s);
+  const auto& lut = r.stats["lut"];
+  INFO(lut.dump());
+  const double tiles = (256 / 64) * (160 / 16), planes = 4, slices = 16;
+  CHECK(lut["bytes_written"]["value"].get<double>() == s.m * tiles * planes * slices * 2 * 8 * 4);
+  CHECK(lut["bytes_read"]["value"].get<double>() == s.m * 160.0 * (256 / 4) * planes * 4);
+  CHECK(lut["bank_conflict_cycles"]["value"].get<double>() == 0);
+}
+
 TEST_CASE("ant A4W4: each 8-bit PE splits 2 x 2, tiles of 64 x 64") {
   const Report r = simulate_gemm(
       arch("ant", {"dram.bandwidth_gbps=1e6", "formats.act_bits=4", "formats.weight_bits=4"}), GemmShape{1, 1000, 700});

@@ -41,30 +41,103 @@ class BitPlaneWeights : public WeightSource {
   std::uint64_t m_planes, m_mpus;
 };
 
+// The PEs' LUTs in the `lut` SRAM. PE (mpu, r, c) is bank
+// (mpu x rows + r) x cols + c; entry e of its half-size LUT sits at byte
+// entry_bytes x (e x pes + pe), so each PE's LUT is a bank of its own, read by
+// its racs_per_pe RACs through as many ports. Slice s of a tile (mu
+// activations) is held by the PEs of column s mod cols, in part s / cols of
+// the MPUs sharing a plane, in every PE row.
+struct LutGeometry {
+  std::uint64_t rows, cols, racs, mu, half, entry_bytes, pes;
+  std::uint64_t planes, mpus, share;  // bit-planes, MPUs, MPUs per plane along K
+
+  LutGeometry(const WsAcceleratorConfig& c, const FiglutConfig& f, int planes_)
+      : rows(static_cast<std::uint64_t>(c.systolic.rows)),
+        cols(static_cast<std::uint64_t>(c.systolic.cols)),
+        racs(static_cast<std::uint64_t>(f.racs_per_pe)),
+        mu(static_cast<std::uint64_t>(f.mu)),
+        half(1ull << (f.mu - 1)),
+        entry_bytes(static_cast<std::uint64_t>(c.formats.acc_bits) / 8),  // FP32 entries (FIGLUT-F)
+        pes(0),
+        planes(static_cast<std::uint64_t>(planes_)),
+        mpus(static_cast<std::uint64_t>(f.mpus)),
+        share((mpus + planes - 1) / planes) {
+    pes = rows * cols * mpus_used();
+  }
+  // The MPUs' worth of PEs one pass occupies.
+  std::uint64_t mpus_used() const { return std::min(mpus, planes) * share; }
+  std::uint64_t planes_in(std::uint64_t pass) const { return std::min(mpus, planes - pass * mpus); }
+  std::uint64_t pe(std::uint64_t plane, std::uint64_t slice, std::uint64_t r) const {
+    return ((plane * share + slice / cols) * rows + r) * cols + slice % cols;
+  }
+  std::uint64_t addr(std::uint64_t pe, std::uint64_t entry) const { return entry_bytes * (entry * pes + pe); }
+  std::uint64_t bytes() const { return entry_bytes * half * pes; }
+};
+
+// Presents each tile's LUT traffic to the `lut` SRAM through the array's lane
+// port: per input row, every PE holding one of the tile's slices writes its
+// 2^(mu-1) entries, and every RAC reads one entry per slice and plane. The
+// bank pattern does not depend on the keys (a PE's RACs are served by its
+// ports whatever they read), so it is evaluated once per tile shape, with
+// `repeat` for the input rows and entries.
+class LutStore : public PeStorage {
+ public:
+  LutStore(SystolicArray& array, const LutGeometry& g) : m_array(array), m_g(g) {
+    m_write.lane_bytes = m_read.lane_bytes = g.entry_bytes;
+  }
+  void tile(const WsTile& t) override {
+    const std::uint64_t planes = m_g.planes_in(t.pass), slices = (t.k + m_g.mu - 1) / m_g.mu;
+    if (t.k != m_k || t.n != m_n || planes != m_planes) {
+      m_k = t.k;
+      m_n = t.n;
+      m_planes = planes;
+      m_write.addrs.clear();
+      m_read.addrs.clear();
+      for (std::uint64_t p = 0; p < planes; ++p)
+        for (std::uint64_t s = 0; s < slices; ++s) {
+          for (std::uint64_t r = 0; r < m_g.rows; ++r) m_write.addrs.push_back(m_g.addr(m_g.pe(p, s, r), 0));
+          for (std::uint64_t nn = 0; nn < t.n; ++nn) m_read.addrs.push_back(m_g.addr(m_g.pe(p, s, nn / m_g.racs), 0));
+        }
+    }
+    m_write.repeat = m_g.half * t.m;
+    m_read.repeat = t.m;
+    m_array.lanes(m_write, true, nullptr);
+    m_array.lanes(m_read, false, nullptr);
+  }
+
+ private:
+  SystolicArray& m_array;
+  const LutGeometry m_g;
+  LaneAccess m_write, m_read;
+  std::uint64_t m_k = 0, m_n = 0, m_planes = 0;
+};
+
 // The RAC arithmetic (FIGLUT-F: FP32 LUT entries and accumulators). Per tile
-// and input row, each mu-slice of activations gets its half-size LUT; each
+// and input row, each mu-slice of activations gets its half-size LUT, written
+// into the `lut` SRAM (through DMI: one copy, in the slice's PE of row 0 and
+// the pass's first plane; LutStore counts the traffic of every copy); each
 // plane's read-accumulate sum over the tile is scaled by its alpha and added
 // into the FP32 output accumulator; the first pass adds offset x sum(x).
 class LutDatapath : public WsDatapath {
  public:
-  LutDatapath(int planes, int mpus, int mu)
-      : m_planes(static_cast<std::uint64_t>(planes)), m_mpus(static_cast<std::uint64_t>(mpus)), m_mu(mu) {}
+  LutDatapath(SystolicArray& array, const LutGeometry& g) : m_array(array), m_g(g) {}
 
-  std::uint64_t parameter_bytes(const GemmDescriptor& op) const override { return 2 * op.n * (m_planes + 1); }
+  std::uint64_t parameter_bytes(const GemmDescriptor& op) const override { return 2 * op.n * (m_g.planes + 1); }
   void set_parameters(const GemmDescriptor& op, const std::vector<std::uint8_t>& bytes) override {
-    std::vector<half_bits> h(op.n * (m_planes + 1));
+    std::vector<half_bits> h(op.n * (m_g.planes + 1));
     std::memcpy(h.data(), bytes.data(), h.size() * 2);
-    m_alpha.resize(op.n * m_planes);
+    m_alpha.resize(op.n * m_g.planes);
     m_offset.resize(op.n);
     for (std::uint64_t i = 0; i < m_alpha.size(); ++i) m_alpha[i] = half_to_float(h[i]);
-    for (std::uint64_t j = 0; j < op.n; ++j) m_offset[j] = half_to_float(h[op.n * m_planes + j]);
+    for (std::uint64_t j = 0; j < op.n; ++j) m_offset[j] = half_to_float(h[op.n * m_g.planes + j]);
   }
   void tile(const WsTile& t, const std::uint8_t* input, std::uint64_t first, std::uint64_t row_elems,
             const std::uint8_t* weights, double* acc) override {
-    const auto mu = static_cast<std::uint64_t>(m_mu);
+    const std::uint64_t mu = m_g.mu, half = m_g.half, eb = m_g.entry_bytes;
+    const int mu_bits = static_cast<int>(mu);
     const std::uint64_t slices = (t.k + mu - 1) / mu, row_bytes = bytes_for_bits(t.k);
-    const std::uint64_t p0 = t.pass * m_mpus, planes = std::min(m_mpus, m_planes - p0);
-    const std::uint64_t half = 1ull << (m_mu - 1);
+    const std::uint64_t p0 = t.pass * m_g.mpus, planes = m_g.planes_in(t.pass);
+    std::uint8_t* sram = m_array.lane_direct(0, m_g.bytes());
     std::vector<float> luts(slices * half), x(mu);
     for (std::uint64_t mm = 0; mm < t.m; ++mm) {
       float sum_x = 0.0f;  // sum of the tile's activations: LUT[all ones] per slice
@@ -75,9 +148,13 @@ class LutDatapath : public WsDatapath {
           if (kk < t.k) std::memcpy(&h, input + 2 * (first + mm * row_elems + kk), 2);
           x[j] = half_to_float(h);
         }
-        const std::vector<float> lut = build_half_lut_of(x);
-        std::copy(lut.begin(), lut.end(), luts.begin() + static_cast<std::ptrdiff_t>(s * half));
-        sum_x += figlut::read_half_lut(lut.data(), static_cast<std::uint32_t>((1ull << m_mu) - 1), m_mu);
+        // The generator writes the slice's LUT into its PE; the RACs read it back.
+        const std::vector<float> lut = figlut::build_half_lut(x.data(), mu_bits);
+        const std::uint64_t pe = m_g.pe(0, s, 0);
+        for (std::uint64_t e = 0; e < half; ++e) std::memcpy(sram + m_g.addr(pe, e), &lut[e], eb);
+        float* held = luts.data() + s * half;
+        for (std::uint64_t e = 0; e < half; ++e) std::memcpy(&held[e], sram + m_g.addr(pe, e), eb);
+        sum_x += figlut::read_half_lut(held, static_cast<std::uint32_t>((1ull << mu) - 1), mu_bits);
       }
       for (std::uint64_t nn = 0; nn < t.n; ++nn) {
         float y = static_cast<float>(acc[mm * t.n + nn]);
@@ -90,9 +167,9 @@ class LutDatapath : public WsDatapath {
               const std::uint64_t kk = s * mu + j;
               key |= static_cast<std::uint32_t>((bits[kk / 8] >> (kk % 8)) & 1u) << j;
             }
-            plane_sum += figlut::read_half_lut(luts.data() + s * half, key, m_mu);
+            plane_sum += figlut::read_half_lut(luts.data() + s * half, key, mu_bits);
           }
-          y += m_alpha[(t.n0 + nn) * m_planes + p0 + p] * plane_sum;
+          y += m_alpha[(t.n0 + nn) * m_g.planes + p0 + p] * plane_sum;
         }
         if (t.pass == 0) y += m_offset[t.n0 + nn] * sum_x;
         acc[mm * t.n + nn] = y;
@@ -104,12 +181,8 @@ class LutDatapath : public WsDatapath {
   }
 
  private:
-  std::vector<float> build_half_lut_of(const std::vector<float>& x) const {
-    return figlut::build_half_lut(x.data(), m_mu);
-  }
-
-  std::uint64_t m_planes, m_mpus;
-  int m_mu;
+  SystolicArray& m_array;
+  const LutGeometry m_g;
   std::vector<float> m_alpha, m_offset;
 };
 
@@ -128,22 +201,40 @@ WsGemmConfig FiglutAccelerator::gemm_config(const WsAcceleratorConfig& c, const 
   return g;
 }
 
+SramConfig FiglutAccelerator::lut_sram(const WsAcceleratorConfig& c, const FiglutConfig& f) {
+  // Sized for the larger of the layers' and attention's geometry.
+  const LutGeometry w(c, f, c.formats.weight_bits), kv(c, f, c.formats.kv_bits);
+  const LutGeometry& g = w.pes >= kv.pes ? w : kv;
+  SramConfig s;
+  s.size_kib = static_cast<int>(std::max<std::uint64_t>(1, (g.bytes() + 1023) / 1024));
+  s.banks = static_cast<int>(g.pes);
+  s.bank_width_bytes = static_cast<int>(g.entry_bytes);
+  s.ports = f.racs_per_pe;
+  s.latency_cycles = 0;  // inside the array's cycle convention
+  // Its energy is the array's: the artifact's core_power for figlut_4 covers
+  // the PEs, their LUTs included (the Sram is built unpriced).
+  s.read_pj_per_bit = s.write_pj_per_bit = s.leakage_mw_per_kib = 0.0;
+  return s;
+}
+
 FiglutAccelerator::FiglutAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config,
                                      const FiglutConfig& figlut)
     : WsAccelerator(name, config, gemm_config(config, figlut), gemm_config(config, figlut, true)),
+      lut("lut", lut_sram(config, figlut), config.clock_mhz, false),
       m_figlut(figlut),
       m_geometry(gemm_config(config, figlut)) {
+  array.lane_socket.bind(lut.lookup_socket);
+  const LutGeometry w(config, figlut, config.formats.weight_bits), kv(config, figlut, config.formats.kv_bits);
   install(std::make_unique<BitPlaneWeights>(config.formats.weight_bits, figlut.mpus),
-          std::make_unique<LutDatapath>(config.formats.weight_bits, figlut.mpus, figlut.mu),
-          std::make_unique<BitPlaneWeights>(config.formats.kv_bits, figlut.mpus));
-  m_lut_builds = m_stats.add("lut_builds", "LUTs",
-                             "half-size LUTs generated (one per mu activations per input row per tile pass)");
-  m_rac_reads = m_stats.add("rac_reads", "reads", "LUT reads accumulated (one per mu weights of one bit-plane)");
+          std::make_unique<LutDatapath>(array, w),
+          std::make_unique<BitPlaneWeights>(config.formats.kv_bits, figlut.mpus), std::make_unique<LutStore>(array, w),
+          std::make_unique<LutStore>(array, kv));
 }
 
 std::vector<const StatGroup*> FiglutAccelerator::stat_groups() {
   std::vector<const StatGroup*> g = WsAccelerator::stat_groups();
-  g.push_back(&m_stats);
+  lut.flush_stats();
+  g.push_back(&lut.stats());
   return g;
 }
 
@@ -159,21 +250,12 @@ void FiglutAccelerator::check(const GemmDescriptor& op) const {
                     m_geometry.tile_k));
   if (m_config.formats.act_bits != 16 || m_config.formats.out_bits != 16)
     throw InputError("figlut: formats.act_bits and formats.out_bits must be 16 (FP16 activations and outputs)");
+  if (m_config.formats.acc_bits != 32)
+    throw InputError("figlut: formats.acc_bits must be 32 (FP32 LUT entries and accumulators, FIGLUT-F)");
   if (m_config.formats.weight_bits > 8)
     throw InputError(
         fmt::format("formats.weight_bits: {} bit-planes; figlut takes 1 to 8", m_config.formats.weight_bits));
   WsAccelerator::check(op);
-}
-
-std::uint64_t FiglutAccelerator::execute(const GemmDescriptor& op) {
-  if (op.operand == GemmOperand::kv_cache) return WsAccelerator::execute(op);
-  const auto mu = static_cast<std::uint64_t>(m_figlut.mu);
-  const std::uint64_t slices = (op.k + mu - 1) / mu;
-  const std::uint64_t n_tiles = (op.n + m_geometry.tile_n - 1) / m_geometry.tile_n;
-  m_stats.inc(m_lut_builds, static_cast<double>(op.m * slices * n_tiles * m_geometry.passes));
-  m_stats.inc(m_rac_reads,
-              static_cast<double>(op.m * slices * op.n * static_cast<std::uint64_t>(m_config.formats.weight_bits)));
-  return WsAccelerator::execute(op);
 }
 
 EncodedGemm FiglutAccelerator::encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m,

@@ -26,14 +26,18 @@ class FiglutAccelerator : public WsAccelerator {
  public:
   FiglutAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config, const FiglutConfig& figlut);
 
+  // The PEs' half-size LUTs (FP32 entries), one bank per PE, read by its
+  // RACs through the array's lane_socket.
+  Sram lut;
+
   void check(const GemmDescriptor& op) const override;
-  std::uint64_t execute(const GemmDescriptor& op) override;
   std::vector<const StatGroup*> stat_groups() override;
   EncodedGemm encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m, std::uint64_t n,
                           std::uint64_t k) const override;
 
   // `kv`: the geometry for attention, the KV cache's bits as planes.
   static WsGemmConfig gemm_config(const WsAcceleratorConfig& c, const FiglutConfig& f, bool kv = false);
+  static SramConfig lut_sram(const WsAcceleratorConfig& c, const FiglutConfig& f);
 
  protected:
   std::uint64_t weight_bytes(std::uint64_t n, std::uint64_t k) const override;
@@ -41,8 +45,6 @@ class FiglutAccelerator : public WsAccelerator {
  private:
   const FiglutConfig m_figlut;
   const WsGemmConfig m_geometry;
-  StatGroup m_stats{"lut"};
-  std::size_t m_lut_builds, m_rac_reads;
 };
 
 }  // namespace eva
