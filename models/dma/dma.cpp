@@ -55,9 +55,18 @@ Dma::Transfer Dma::start_write(std::uint64_t addr, std::uint64_t row_bytes, std:
 }
 
 Dma::Transfer Dma::start_load(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
-                              std::uint64_t sram_addr, bool timing_only) {
-  return start(
-      Job{{}, tlm::TLM_READ_COMMAND, addr, row_bytes, rows, stride, End::sram, nullptr, sram_addr, timing_only});
+                              std::uint64_t sram_addr, bool timing_only, std::uint64_t sram_pitch) {
+  return start(Job{{},
+                   tlm::TLM_READ_COMMAND,
+                   addr,
+                   row_bytes,
+                   rows,
+                   stride,
+                   End::sram,
+                   nullptr,
+                   sram_addr,
+                   timing_only,
+                   sram_pitch == row_bytes ? 0 : sram_pitch});
 }
 
 Dma::Transfer Dma::start_store(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
@@ -69,7 +78,7 @@ Dma::Transfer Dma::start_store(std::uint64_t addr, std::uint64_t row_bytes, std:
 Dma::Transfer Dma::start(Job job) {
   Transfer t;
   if (job.row_bytes == 0 || job.rows == 0) return t;
-  if (job.stride == job.row_bytes) {  // rows that touch form one contiguous block
+  if (job.stride == job.row_bytes && job.sram_pitch == 0) {  // rows that touch form one contiguous block
     job.row_bytes *= job.rows;
     job.rows = 1;
   }
@@ -122,8 +131,10 @@ void Dma::account_timing_load(Job& job) {
   const auto burst = static_cast<std::uint64_t>(m_config.burst_bytes);
   const std::uint64_t total = job.rows * job.row_bytes;
   const std::uint64_t last = job.row_bytes % burst ? job.row_bytes % burst : std::min(burst, job.row_bytes);
+  const std::uint64_t pitch = job.sram_pitch ? job.sram_pitch : job.row_bytes;
   if (total > last) sram_access(tlm::TLM_WRITE_COMMAND, job.sram, nullptr, total - last, true);
-  job.state->sram_tail = sram_access(tlm::TLM_WRITE_COMMAND, job.sram + total - last, nullptr, last, true);
+  job.state->sram_tail = sram_access(tlm::TLM_WRITE_COMMAND, job.sram + (job.rows - 1) * pitch + job.row_bytes - last,
+                                     nullptr, last, true);
 }
 
 void Dma::issue_thread() {
@@ -148,6 +159,7 @@ void Dma::issue_thread() {
     m_free.pop_back();
     const std::uint64_t len = std::min(burst, job.row_bytes - job.col);
     const std::uint64_t offset = job.row * job.row_bytes + job.col;
+    const std::uint64_t sram_offset = job.sram_pitch ? job.row * job.sram_pitch + job.col : offset;
     tlm::tlm_generic_payload& trans = slot;
     trans.set_command(job.cmd);
     trans.set_address(job.addr + job.row * job.stride + job.col);
@@ -157,7 +169,7 @@ void Dma::issue_thread() {
     trans.set_dmi_allowed(false);
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     slot.to_sram = job.end == End::sram && job.cmd == tlm::TLM_READ_COMMAND;
-    slot.sram_addr = job.sram + offset;
+    slot.sram_addr = job.sram + sram_offset;
     sc_core::sc_time sram_delay = sc_core::SC_ZERO_TIME;
     if (job.end == End::host) {
       trans.set_data_ptr(job.host + offset);

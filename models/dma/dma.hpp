@@ -69,8 +69,10 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   Transfer start_write(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
                        const std::uint8_t* src);
   // The same with the SRAM on `sram_socket` at `sram_addr` as the buffer.
+  // `sram_pitch` (loads): bytes from one row's start to the next's in the SRAM
+  // (0: packed, the row size), for layouts that interleave rows across banks.
   Transfer start_load(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
-                      std::uint64_t sram_addr, bool timing_only = false);
+                      std::uint64_t sram_addr, bool timing_only = false, std::uint64_t sram_pitch = 0);
   Transfer start_store(std::uint64_t addr, std::uint64_t row_bytes, std::uint64_t rows, std::uint64_t stride,
                        std::uint64_t sram_addr, bool timing_only = false);
   // Blocks the calling thread until the transfer is done.
@@ -104,6 +106,7 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
     std::uint8_t* host;              // End::host
     std::uint64_t sram;              // End::sram
     bool timing_only;                // End::sram without data
+    std::uint64_t sram_pitch = 0;    // End::sram: row to row in the SRAM (0: row_bytes)
     std::uint64_t row = 0, col = 0;  // the next burst
   };
   // A pooled payload with what the DMA keeps about it.

@@ -14,9 +14,11 @@ BufferPort::BufferPort(const char* name) : simple_initiator_socket_optional<Buff
 
 BufferPort::~BufferPort() { m_trans.clear_extension(&m_timing_only); }
 
-sc_core::sc_time BufferPort::touch(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes) {
+sc_core::sc_time BufferPort::touch(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes,
+                                   std::uint64_t repeat) {
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  if (bytes == 0) return delay;
+  if (bytes == 0 || repeat == 0) return delay;
+  m_timing_only.repeat = repeat;
   tlm::tlm_generic_payload& p = m_trans;
   p.set_command(cmd);
   p.set_address(addr);
@@ -32,11 +34,9 @@ sc_core::sc_time BufferPort::touch(tlm::tlm_command cmd, std::uint64_t addr, std
 }
 
 void BufferPort::stream(tlm::tlm_command cmd, std::uint64_t base, std::uint64_t size, std::uint64_t bytes) {
-  for (std::uint64_t done = 0; done < bytes;) {
-    const std::uint64_t piece = std::min(size, bytes - done);
-    touch(cmd, base, piece);
-    done += piece;
-  }
+  if (size == 0) return;
+  touch(cmd, base, size, bytes / size);
+  touch(cmd, base, bytes % size);
 }
 
 std::uint8_t* BufferPort::direct(std::uint64_t addr, std::uint64_t bytes) {

@@ -25,10 +25,12 @@ class BufferPort : public tlm_utils::simple_initiator_socket_optional<BufferPort
   // An access of `bytes` at local address `addr` that moves no data; returns
   // the delay the buffer annotates. Throws std::runtime_error if the address
   // is not a buffer's (a model error, not an input error).
-  sc_core::sc_time touch(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes);
+  // `repeat`: the same access that many times over.
+  sc_core::sc_time touch(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes, std::uint64_t repeat = 1);
   // The same for traffic larger than the buffer window [base, base + size)
-  // that holds it: streamed through it from `base` in pieces of at most the
-  // window (operands the control does not tile to the buffer's capacity).
+  // that holds it: streamed through it from `base` in pieces of the window
+  // and the rest (operands the control does not tile to the buffer's
+  // capacity), the whole pieces as one access repeated.
   void stream(tlm::tlm_command cmd, std::uint64_t base, std::uint64_t size, std::uint64_t bytes);
   // The bytes at [addr, addr + bytes) through DMI, for a functional datapath.
   std::uint8_t* direct(std::uint64_t addr, std::uint64_t bytes);

@@ -50,15 +50,17 @@ void Sram::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
   if (!check(trans)) return;
   const std::uint64_t len = trans.get_data_length();
   const std::uint64_t row = static_cast<std::uint64_t>(m_config.banks) * m_config.bank_width_bytes;
-  delay += sc_core::sc_time::from_value(m_cycle.value() *
+  const TimingOnly* timing_only = trans.get_extension<TimingOnly>();
+  const std::uint64_t times = timing_only ? std::max<std::uint64_t>(1, timing_only->repeat) : 1;
+  delay += sc_core::sc_time::from_value(m_cycle.value() * times *
                                         (static_cast<std::uint64_t>(m_config.latency_cycles) + (len + row - 1) / row));
-  if (!is_timing_only(trans)) {
+  if (!timing_only) {
     if (trans.is_read())
       std::memcpy(trans.get_data_ptr(), m_data.data() + trans.get_address(), len);
     else
       std::memcpy(m_data.data() + trans.get_address(), trans.get_data_ptr(), len);
   }
-  (trans.is_read() ? m_bits_read : m_bits_written) += 8.0 * static_cast<double>(len);
+  (trans.is_read() ? m_bits_read : m_bits_written) += 8.0 * static_cast<double>(len * times);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -33,6 +33,11 @@ void matches_reference(const std::string& name, const Case& t, bool conflict_fre
   a.vq.vector_dim = t.w.d;
   a.vq.group_k = static_cast<int>(t.w.group_k);
   a.vq.group_n = static_cast<int>(t.w.group_n);
+  if (name == "vq-conflict") {  // a codebook SRAM that holds every group's codebooks (16-B words)
+    const std::uint64_t words = t.w.groups_k() * t.w.groups_n() * static_cast<std::uint64_t>(t.w.codebooks) *
+                                (1ull << t.w.index_bits) * ((static_cast<std::uint64_t>(t.w.d) * 2 + 15) / 16);
+    a.buffers.codebook_kib = static_cast<int>((words * 16 + 1023) / 1024);
+  }
   const VqGemvResult r = simulate_vq_gemv(a, t.w, t.x, t.m);
   for (const auto& p : SystemcReports::problems()) FAIL_CHECK("SystemC: " << p);
   const double err = relative_l2_error(r.y, vq_reference(t.w, t.x, t.m));
@@ -216,4 +221,22 @@ TEST_CASE("vq-conflict GPTVQ (256x256 groups, d = 4), M = 4, matches the float64
 }
 TEST_CASE("vq-conflict GPTVQ (256x256 groups, d = 4), M = 1, matches the float64 reference") {
   matches_reference("vq-conflict", random_case(1, 700, 530, 1, 8, 4, 256), false);
+}
+
+// 2 x 2^8 centroids of 16 B in each of 4 copies; 2 codebooks x K/d rows of
+// N one-byte indices; M x K FP16 activations.
+TEST_CASE("vq-conflict: the DMA fills every codebook copy, the index and the input buffer") {
+  const Report r = simulate_gemms(arch("vq-conflict-free", {"dram.bandwidth_gbps=1e6"}), {GemmShape{2, 1024, 1024}});
+  for (const auto& p : SystemcReports::problems()) FAIL_CHECK("SystemC: " << p);
+  const auto written = [&](const char* sram) { return r.stats[sram]["bytes_written"]["value"].get<double>(); };
+  CHECK(written("codebook") == 4 * 2 * 256 * 16);
+  CHECK(written("index_buffer") == 2 * (1024 / 8) * 1024);
+  CHECK(r.stats["index_buffer"]["bytes_read"]["value"].get<double>() == 2 * (1024 / 8) * 1024);
+  CHECK(written("input_buffer") == 2 * 1024 * 2);
+  CHECK(r.dram_bytes_read == 4 * 2 * 256 * 16 + 2 * (1024 / 8) * 1024 + 2 * 1024 * 2);
+}
+
+TEST_CASE("Bad input: vq-conflict codebooks larger than the codebook SRAM") {
+  CHECK_THROWS_WITH(simulate_gemms(arch("vq-conflict", {"vq.index_bits=16", "vq.codebooks=1"}), {GemmShape{1, 64, 64}}),
+                    Catch::Contains("buffers.codebook_kib: 32 KiB cannot hold 1 codebook group(s)"));
 }

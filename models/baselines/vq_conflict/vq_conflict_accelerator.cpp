@@ -22,52 +22,52 @@ std::uint64_t words_per_entry(const VqConflictConfig& c) {
   return (bytes + w - 1) / w;
 }
 
-// Words of one copy of all codebooks, rounded up to whole bank rows so that
-// copies keep their bank alignment.
-std::uint64_t copy_words(const VqConflictConfig& c) {
-  const auto banks = static_cast<std::uint64_t>(c.lookup.banks);
-  const std::uint64_t words =
-      static_cast<std::uint64_t>(c.vq.codebooks) * (1ull << c.vq.index_bits) * words_per_entry(c);
-  return (words + banks - 1) / banks * banks;
-}
-
 }  // namespace
 
 SramConfig VqConflictAccelerator::codebook_sram(const VqConflictConfig& c) {
-  SramConfig s;
+  SramConfig s = buffer_sram(c.buffers.codebook_kib, c.energy.codebook);
   s.banks = c.lookup.banks * c.lookup.replicas;  // each copy in its own banks
   s.bank_width_bytes = c.lookup.bank_width_bytes;
-  // Sized to hold every codebook in every copy (4 KB per 2^8 x 8 FP16 codebook).
-  const std::uint64_t bytes = copy_words(c) * static_cast<std::uint64_t>(c.lookup.bank_width_bytes) *
-                              static_cast<std::uint64_t>(c.lookup.replicas);
-  s.size_kib = static_cast<int>((bytes + 1023) / 1024);
   return s;
+}
+
+VqConflictAccelerator::Map VqConflictAccelerator::buffer_map(const VqConflictConfig& c) {
+  const auto kib = [](int k) { return static_cast<std::uint64_t>(k) * 1024; };
+  const BufferConfig& b = c.buffers;
+  return Map{0, kib(b.input_kib), kib(b.input_kib) + kib(b.output_kib),
+             kib(b.input_kib) + kib(b.output_kib) + kib(b.weight_kib)};
 }
 
 VqConflictAccelerator::VqConflictAccelerator(const sc_core::sc_module_name& name, const VqConflictConfig& config)
     : Accelerator(name),
       lookup_socket("lookup_socket"),
+      buffer_port("buffer_port"),
       dma("dma", config.dma),
-      // Its bits are priced with the other buffers' (BufferTraffic counts every
-      // lookup, sampled ones included).
+      // Its bits are priced by BufferTraffic, which counts every lookup,
+      // sampled ones included.
       codebook("codebook", codebook_sram(config), config.clock_mhz, false),
       vector("vector", config.vector, config.clock_mhz,
              UnitPower(config.energy.vector_w, config.energy, config.area.vector_mm2)),
       input_buffer("input_buffer", buffer_sram(config.buffers.input_kib, config.energy.input), config.clock_mhz),
       output_buffer("output_buffer", buffer_sram(config.buffers.output_kib, config.energy.output), config.clock_mhz),
+      index_buffer("index_buffer", buffer_sram(config.buffers.weight_kib, config.energy.weight), config.clock_mhz),
       bus("bus"),
       m_config(config),
       m_clock(config.clock_mhz),
       m_words_per_entry(words_per_entry(config)),
+      m_map(buffer_map(config)),
       m_lookups(m_stats.add("lookups", "lookups", "centroids looked up")),
       m_cycles(m_stats.add("cycles", "cycles", "cycles of lookups, conflicts included")),
       m_buffers(m_traffic, config.energy, config.area.buffer_mm2),
       m_lanes("array", UnitPower(config.energy.array_w, config.energy, config.area.array_mm2), m_stats, m_cycles,
               m_clock.cycles(1).to_seconds()) {
   lookup_socket.bind(codebook.lookup_socket);
-  bus.attach(input_buffer.target_socket, 0, input_buffer.size());
-  bus.attach(output_buffer.target_socket, input_buffer.size(), output_buffer.size());
+  bus.attach(input_buffer.target_socket, m_map.input, input_buffer.size());
+  bus.attach(output_buffer.target_socket, m_map.output, output_buffer.size());
+  bus.attach(index_buffer.target_socket, m_map.index, index_buffer.size());
+  bus.attach(codebook.target_socket, m_map.codebook, codebook.size());
   dma.sram_socket.bind(bus.target_socket);
+  buffer_port.bind(bus.target_socket);
   vector.buffer_port.bind(bus.target_socket);
   m_lane_access.lane_bytes = static_cast<std::uint64_t>(config.lookup.bank_width_bytes);
   add_priced_part(m_buffers);
@@ -76,7 +76,7 @@ VqConflictAccelerator::VqConflictAccelerator(const sc_core::sc_module_name& name
 
 std::vector<const StatGroup*> VqConflictAccelerator::stat_groups() {
   std::vector<const StatGroup*> g = {&dma.stats(), &m_stats};
-  for (Sram* b : {&codebook, &input_buffer, &output_buffer}) {
+  for (Sram* b : {&codebook, &input_buffer, &output_buffer, &index_buffer}) {
     b->flush_stats();
     g.push_back(&b->stats());
   }
@@ -113,15 +113,48 @@ OperandBytes VqConflictAccelerator::operand_bytes(std::uint64_t m, std::uint64_t
   return b;
 }
 
+std::uint64_t VqConflictAccelerator::codebook_groups(const GemmDescriptor& op) const {
+  const VqFormat& f = m_config.vq;
+  const std::uint64_t gn = f.group_n ? (op.n + f.group_n - 1) / static_cast<std::uint64_t>(f.group_n) : 1;
+  return (f.group_k ? (op.k + f.group_k - 1) / static_cast<std::uint64_t>(f.group_k) : 1) * gn;
+}
+
 void VqConflictAccelerator::check(const GemmDescriptor& op) const {
   if (op.operand == GemmOperand::kv_cache) {
     if (op.functional) throw InputError("vq-conflict: attention is modelled in timing mode only");
     return;
   }
   const VqFormat& f = m_config.vq;
+  const LookupConfig& l = m_config.lookup;
   if (op.k % static_cast<std::uint64_t>(f.vector_dim) != 0)
     throw InputError(
         fmt::format("K = {} is not a multiple of the VQ vector size d = {} (vq.vector_dim)", op.k, f.vector_dim));
+  const auto banks = static_cast<std::uint64_t>(l.banks), width = static_cast<std::uint64_t>(l.bank_width_bytes);
+  const std::uint64_t groups = codebook_groups(op);
+  const std::uint64_t words =
+      groups * static_cast<std::uint64_t>(f.codebooks) * (1ull << f.index_bits) * m_words_per_entry;
+  const std::uint64_t bytes = (words + banks - 1) / banks * banks * width * static_cast<std::uint64_t>(l.replicas);
+  if (bytes > codebook.size())
+    throw InputError(fmt::format(
+        "buffers.codebook_kib: {} KiB cannot hold {} codebook group(s) of {} codebooks in {} cop{} ({} B)",
+        m_config.buffers.codebook_kib, groups, f.codebooks, l.replicas, l.replicas == 1 ? "y" : "ies", bytes));
+  if (l.replicas > 1 && static_cast<std::uint64_t>(f.vector_dim) * 2 != m_words_per_entry * width)
+    throw InputError(
+        fmt::format("lookup.replicas: copies of the codebooks need centroids of whole bank words "
+                    "(vq.vector_dim x 2 = {} B, lookup.bank_width_bytes = {})",
+                    f.vector_dim * 2, l.bank_width_bytes));
+  const std::uint64_t v_count = op.k / static_cast<std::uint64_t>(f.vector_dim);
+  const std::uint64_t least = static_cast<std::uint64_t>(f.codebooks) * v_count * packed_index_bytes(8, f.index_bits);
+  if (least > index_buffer.size() / 2)
+    throw InputError(
+        fmt::format("buffers.weight_kib: {} KiB cannot double-buffer the indices of 8 columns of K = {} "
+                    "({} B each)",
+                    m_config.buffers.weight_kib, op.k, least));
+  if (op.functional && op.m * op.k * 2 > input_buffer.size())
+    throw InputError(
+        fmt::format("buffers.input_kib: {} KiB cannot hold the {} x {} FP16 activations of a "
+                    "functional run",
+                    m_config.buffers.input_kib, op.m, op.k));
 }
 
 std::uint64_t VqConflictAccelerator::execute_vector(const VectorDescriptor& op) {
@@ -129,8 +162,9 @@ std::uint64_t VqConflictAccelerator::execute_vector(const VectorDescriptor& op) 
                        op);
 }
 
-// Attention: x (FP16) and the K x N cache slice come on chip, then the
-// multiply-add datapath takes lanes x d MACs per cycle, then y goes out.
+// Attention: x (FP16) and the K x N cache slice stream through the input
+// buffer, then the multiply-add datapath takes lanes x d MACs per cycle, then
+// y goes out.
 std::uint64_t VqConflictAccelerator::attention(const GemmDescriptor& op) {
   const std::uint64_t x_bytes = op.m * op.k * 2, kv_bytes = packed_bytes(op.k * op.n, m_config.formats.kv_bits);
   const Dma::Transfer x = dma.start_read(op.act_addr, x_bytes, 1, x_bytes, nullptr);
@@ -139,14 +173,42 @@ std::uint64_t VqConflictAccelerator::attention(const GemmDescriptor& op) {
   const std::uint64_t per_cycle =
       static_cast<std::uint64_t>(m_config.lookup.lanes) * static_cast<std::uint64_t>(m_config.vq.vector_dim);
   const std::uint64_t cycles = (op.m * op.k * op.n + per_cycle - 1) / per_cycle;
-  m_traffic.write(BufferTraffic::input, static_cast<double>((x_bytes + kv_bytes) * 8));
-  m_traffic.read(BufferTraffic::input, static_cast<double>((x_bytes + kv_bytes) * 8));
+  buffer_port.stream(tlm::TLM_WRITE_COMMAND, m_map.input, input_buffer.size(), x_bytes + kv_bytes);
+  buffer_port.stream(tlm::TLM_READ_COMMAND, m_map.input, input_buffer.size(), x_bytes + kv_bytes);
   m_stats.inc(m_cycles, static_cast<double>(cycles));
   if (Timeline* t = Timeline::of(*this))
     t->span("lookup", "attention", sc_core::sc_time_stamp(), sc_core::sc_time_stamp() + m_clock.cycles(cycles));
   wait(m_clock.cycles(cycles));
   dma.write(op.out_addr, op.m * op.n * 2, nullptr);
   return cycles;
+}
+
+std::vector<Dma::Transfer> VqConflictAccelerator::load_codebooks(const GemmDescriptor& op, std::uint64_t groups) {
+  const VqFormat& f = m_config.vq;
+  const auto banks = static_cast<std::uint64_t>(m_config.lookup.banks);
+  const auto width = static_cast<std::uint64_t>(m_config.lookup.bank_width_bytes);
+  const auto copies = static_cast<std::uint64_t>(m_config.lookup.replicas);
+  const std::uint64_t entries = groups * static_cast<std::uint64_t>(f.codebooks) * (1ull << f.index_bits);
+  const std::uint64_t entry_bytes = static_cast<std::uint64_t>(f.vector_dim) * 2;
+  const bool timing = !op.functional;
+  std::vector<Dma::Transfer> loads;
+  if (entry_bytes != m_words_per_entry * width) {  // each centroid padded to whole words, one copy (check)
+    loads.push_back(dma.start_load(op.codebook_addr, entry_bytes, entries, entry_bytes, m_map.codebook, timing,
+                                   m_words_per_entry * width));
+    return loads;
+  }
+  // Whole words: bank row after bank row, copy r's rows in its own banks
+  // (word_address); each copy is read from DRAM.
+  const std::uint64_t words = entries * m_words_per_entry, row = banks * width;
+  const std::uint64_t full = words / banks, rest = words % banks * width;
+  for (std::uint64_t r = 0; r < copies; ++r) {
+    if (full > 0)
+      loads.push_back(dma.start_load(op.codebook_addr, row, full, row, m_map.codebook + r * row, timing, row * copies));
+    if (rest > 0)
+      loads.push_back(dma.start_load(op.codebook_addr + full * row, rest, 1, rest,
+                                     m_map.codebook + full * row * copies + r * row, timing));
+  }
+  return loads;
 }
 
 std::vector<std::uint8_t> VqConflictAccelerator::vq_index_image(const VqMatrix& w, std::uint64_t) const {
@@ -168,37 +230,42 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
   const auto lanes = static_cast<std::uint64_t>(m_config.lookup.lanes);
   const auto C = static_cast<std::uint64_t>(f.codebooks);
   const std::uint64_t row_stride = packed_index_bytes(op.n, f.index_bits), per_c = v_count * row_stride;
-  // Codebooks (every group's) and activations first: they stay on chip. The
-  // codebook SRAM model times the lookups from their addresses; the values
-  // come from the same codebook data.
+  const std::uint64_t width = static_cast<std::uint64_t>(m_config.lookup.bank_width_bytes);
+  // Codebooks (every group's, in every copy) and activations first: they stay
+  // on chip. The lanes read the centroids from the codebook SRAM, whose bank
+  // model times the lookups from their addresses.
   const std::uint64_t gn = f.group_n ? (op.n + f.group_n - 1) / static_cast<std::uint64_t>(f.group_n) : 1;
-  const std::uint64_t groups = (f.group_k ? (op.k + f.group_k - 1) / static_cast<std::uint64_t>(f.group_k) : 1) * gn;
+  const std::uint64_t groups = codebook_groups(op);
   const auto group_of = [&](std::uint64_t v, std::uint64_t j) {
     return (f.group_k ? v * d / static_cast<std::uint64_t>(f.group_k) : 0) * gn +
            (f.group_n ? j / static_cast<std::uint64_t>(f.group_n) : 0);
   };
   const double lookups_before = m_stats.get(m_lookups);
-  std::vector<half_bits> x(op.functional ? op.m * op.k : 0), cbs(op.functional ? groups * C * entries * d : 0);
-  const Dma::Transfer tx = dma.start_read(op.act_addr, op.m * op.k * 2, 1, op.m * op.k * 2,
-                                          op.functional ? reinterpret_cast<std::uint8_t*>(x.data()) : nullptr);
-  dma.read(op.codebook_addr, groups * C * entries * d * 2,
-           op.functional ? reinterpret_cast<std::uint8_t*>(cbs.data()) : nullptr);
+  // Activations: loaded into the input buffer when they fit (always in
+  // functional runs, check()), else streamed through it.
+  const std::uint64_t x_bytes = op.m * op.k * 2;
+  const bool x_fits = x_bytes <= input_buffer.size();
+  const Dma::Transfer tx = x_fits ? dma.start_load(op.act_addr, x_bytes, 1, x_bytes, m_map.input, !op.functional)
+                                  : dma.start_read(op.act_addr, x_bytes, 1, x_bytes, nullptr);
+  if (!x_fits) buffer_port.stream(tlm::TLM_WRITE_COMMAND, m_map.input, input_buffer.size(), x_bytes);
+  for (const Dma::Transfer& t : load_codebooks(op, groups)) Dma::wait_for(t);
   Dma::wait_for(tx);
+  std::vector<half_bits> x(op.functional ? op.m * op.k : 0);
+  if (op.functional) std::memcpy(x.data(), buffer_port.direct(m_map.input, x_bytes), x_bytes);
 
   // Index chunks of whole bytes: columns in multiples of 8, as many as fit
-  // half the index buffer.
-  const std::uint64_t index_buffer = static_cast<std::uint64_t>(m_config.buffers.weight_kib) * 1024;
-  std::uint64_t chunk = std::max<std::uint64_t>(
-      8, index_buffer / 2 * 8 / (C * v_count * static_cast<std::uint64_t>(f.index_bits)) / 8 * 8);
+  // half the index buffer (a slot), loaded by the DMA into the slot.
+  const std::uint64_t slot_bytes = index_buffer.size() / 2;
+  std::uint64_t chunk =
+      std::max<std::uint64_t>(8, slot_bytes * 8 / (C * v_count * static_cast<std::uint64_t>(f.index_bits)) / 8 * 8);
   chunk = std::min(chunk, (op.n + 7) / 8 * 8);
   struct Fetched {
     std::uint64_t j0, cols, bytes;
-    Dma::Transfer t;
+    std::vector<Dma::Transfer> t;
     int slot;
   };
   EventQueue<Fetched> fetched;
   Slots slots(2);
-  std::vector<std::uint8_t> buf[2];
   std::vector<float> y(op.functional ? op.m * op.n : 0, 0.0f);
   sc_core::sc_process_handle fetcher = sc_core::sc_spawn(
       [&] {
@@ -208,18 +275,19 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
           const std::uint64_t row_bytes = packed_index_bytes(cols, f.index_bits);
           slots.acquire();
           slot ^= 1;
-          Dma::Transfer last;
-          if (op.functional) buf[slot].assign(C * v_count * row_bytes, 0);
+          std::vector<Dma::Transfer> loads;
+          const std::uint64_t at = m_map.index + static_cast<std::uint64_t>(slot) * slot_bytes;
           for (std::uint64_t c = 0; c < C; ++c)
-            last = dma.start_read(op.weight_addr + c * per_c + j0 * static_cast<std::uint64_t>(f.index_bits) / 8,
-                                  row_bytes, v_count, row_stride,
-                                  op.functional ? buf[slot].data() + c * v_count * row_bytes : nullptr);
-          fetched.push({j0, cols, row_bytes, last, slot});
+            loads.push_back(
+                dma.start_load(op.weight_addr + c * per_c + j0 * static_cast<std::uint64_t>(f.index_bits) / 8,
+                               row_bytes, v_count, row_stride, at + c * v_count * row_bytes, !op.functional));
+          fetched.push({j0, cols, row_bytes, std::move(loads), slot});
         }
       },
       sc_core::sc_gen_unique_name("indices"));
   std::uint64_t total = 0;
   std::vector<std::uint64_t> addrs;
+  std::vector<std::uint8_t> words;  // functional: the centroids the lanes read
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   // Timing mode: the drawn index stream depends on the layer's shape only
   // (seeded by lookup.seed, N and K), so a shape's lookup cycles per chunk are
@@ -236,27 +304,32 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
   std::uint64_t chunk_index = 0;
   for (std::uint64_t j0 = 0; j0 < op.n; j0 += chunk, ++chunk_index) {
     const Fetched fch = fetched.pop();
-    Dma::wait_for(fch.t);
+    for (const Dma::Transfer& t : fch.t) Dma::wait_for(t);
+    // The lanes read the chunk's indices from its slot once.
+    const std::uint64_t slot_at = m_map.index + static_cast<std::uint64_t>(fch.slot) * slot_bytes;
+    buffer_port.touch(tlm::TLM_READ_COMMAND, slot_at, C * v_count * fch.bytes);
+    const std::uint8_t* indices = op.functional ? buffer_port.direct(slot_at, C * v_count * fch.bytes) : nullptr;
     std::uint64_t cycles = 0;
-    const std::uint64_t groups = v_count * C * ((fch.cols + lanes - 1) / lanes);
+    const std::uint64_t groups_here = v_count * C * ((fch.cols + lanes - 1) / lanes);
     if (known) {
       cycles = (*known)[chunk_index];
       m_stats.inc(m_lookups, static_cast<double>(v_count * C * fch.cols));
     } else if (!op.functional && sample > 0 && sampled_groups >= sample) {
       // Past the sample: the stream is stationary, so charge its mean.
-      cycles = static_cast<std::uint64_t>(std::llround(
-          static_cast<double>(sampled_cycles) / static_cast<double>(sampled_groups) * static_cast<double>(groups)));
+      cycles = static_cast<std::uint64_t>(
+          std::llround(static_cast<double>(sampled_cycles) / static_cast<double>(sampled_groups) *
+                       static_cast<double>(groups_here)));
       m_stats.inc(m_lookups, static_cast<double>(v_count * C * fch.cols));
     } else
       for (std::uint64_t v = 0; v < v_count; ++v)
         for (std::uint64_t g = 0; g < fch.cols; g += lanes) {
-          const std::uint64_t width = std::min(lanes, fch.cols - g);
+          const std::uint64_t lane_count = std::min(lanes, fch.cols - g);
           for (std::uint64_t c = 0; c < C; ++c) {
             addrs.clear();
-            for (std::uint64_t l = 0; l < width; ++l) {
+            for (std::uint64_t l = 0; l < lane_count; ++l) {
               std::uint64_t e;
               if (op.functional) {
-                e = unpack_index(buf[fch.slot].data() + (c * v_count + v) * fch.bytes, g + l, f.index_bits);
+                e = unpack_index(indices + (c * v_count + v) * fch.bytes, g + l, f.index_bits);
               } else {
                 const double u = uniform(rng);
                 e = static_cast<std::uint64_t>(std::pow(u, 1.0 + m_config.lookup.index_skew) *
@@ -265,8 +338,19 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
               }
               for (std::uint64_t wd = 0; wd < m_words_per_entry; ++wd)
                 addrs.push_back(word_address(group_of(v, fch.j0 + g + l), static_cast<int>(c), e, wd, l));
-              if (op.functional) {
-                const half_bits* centroid = cbs.data() + ((group_of(v, fch.j0 + g + l) * C + c) * entries + e) * d;
+            }
+            m_lane_access.addrs = addrs;
+            if (op.functional) words.assign(addrs.size() * width, 0);
+            sc_core::sc_time ignored = sc_core::SC_ZERO_TIME;  // the chunk's cycles are waited below
+            cycles += lane_transport(lookup_socket, m_lane_trans, m_lane_access, false,
+                                     op.functional ? words.data() : nullptr, ignored);
+            if (m_lane_trans.is_response_error())
+              throw std::logic_error(std::string(name()) + ": a lookup outside the codebook SRAM");
+            m_stats.inc(m_lookups, static_cast<double>(lane_count));
+            if (op.functional)  // each lane's centroid multiplies d activations of every input row
+              for (std::uint64_t l = 0; l < lane_count; ++l) {
+                std::vector<half_bits> centroid(d);
+                std::memcpy(centroid.data(), words.data() + l * m_words_per_entry * width, d * 2);
                 const std::uint64_t j = fch.j0 + g + l;
                 for (std::uint64_t mm = 0; mm < op.m; ++mm) {
                   float acc = 0.0f;
@@ -275,16 +359,11 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
                   y[mm * op.n + j] += acc;
                 }
               }
-            }
-            m_lane_access.addrs = addrs;
-            sc_core::sc_time ignored = sc_core::SC_ZERO_TIME;  // the chunk's cycles are waited below
-            cycles += lane_transport(lookup_socket, m_lane_trans, m_lane_access, false, nullptr, ignored);
-            m_stats.inc(m_lookups, static_cast<double>(width));
           }
         }
     if (!known) counted.push_back(cycles);
     if (!known && (sample == 0 || sampled_groups < sample)) {
-      sampled_groups += groups;
+      sampled_groups += groups_here;
       sampled_cycles += cycles;
     }
     m_stats.inc(m_cycles, static_cast<double>(cycles));
@@ -297,19 +376,17 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
   }
   if (!fetcher.terminated()) wait(fetcher.terminated_event());
   if (!op.functional && !known) m_chunk_cycles[{op.n, op.k}] = counted;
-  // Buffer traffic: activations, codebooks and indices land once; each lookup
-  // reads its centroid, broadcasts d activations of every input row and
-  // updates every row's accumulator.
+  // Buffer traffic: each lookup reads its centroid (counted here, as sampled
+  // lookups present no lanes), broadcasts d activations of every input row
+  // and updates every row's FP32 accumulator.
   const double looked = m_stats.get(m_lookups) - lookups_before;
-  const double index_bits = static_cast<double>(C * per_c * 8);  // the whole index matrix, once
-  m_traffic.write(BufferTraffic::input, static_cast<double>(op.m * op.k * 16));
-  m_traffic.read(BufferTraffic::input, looked * static_cast<double>(op.m * d * 16));
+  const auto looked_bytes = static_cast<std::uint64_t>(looked);
   m_traffic.write(BufferTraffic::codebook, static_cast<double>(groups * C * entries * d * 16));
   m_traffic.read(BufferTraffic::codebook, looked * static_cast<double>(d * 16));
-  m_traffic.write(BufferTraffic::weight, index_bits);
-  m_traffic.read(BufferTraffic::weight, index_bits);
-  m_traffic.read(BufferTraffic::output, looked * static_cast<double>(op.m * 32));
-  m_traffic.write(BufferTraffic::output, looked * static_cast<double>(op.m * 32));
+  buffer_port.stream(tlm::TLM_READ_COMMAND, m_map.input, input_buffer.size(), looked_bytes * op.m * d * 2);
+  buffer_port.stream(tlm::TLM_READ_COMMAND, m_map.output, output_buffer.size(), looked_bytes * op.m * 4);
+  buffer_port.stream(tlm::TLM_WRITE_COMMAND, m_map.output, output_buffer.size(), looked_bytes * op.m * 4);
+  // The outputs leave as FP16.
   std::vector<half_bits> out(op.functional ? y.size() : 0);
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = float_to_half(y[i]);
   dma.write(op.out_addr, op.m * op.n * 2, op.functional ? reinterpret_cast<const std::uint8_t*>(out.data()) : nullptr);

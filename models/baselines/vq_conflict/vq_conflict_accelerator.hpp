@@ -29,6 +29,7 @@
 #include "common/accelerator.hpp"
 #include "common/clock.hpp"
 #include "dma/dma.hpp"
+#include "sram/buffer_port.hpp"
 #include "sram/lane_access.hpp"
 #include "sram/sram.hpp"
 #include "vector/vector_unit.hpp"
@@ -39,12 +40,18 @@ class VqConflictAccelerator : public Accelerator {
  public:
   // The lookup lanes' port into the codebook SRAM's lookup_socket.
   tlm_utils::simple_initiator_socket<VqConflictAccelerator> lookup_socket;
+  // The lookup datapath's port into the input, index and output buffers
+  // (through the local bus): its activation, index and accumulator traffic.
+  BufferPort buffer_port;
   Dma dma;
+  // The codebooks (buffers.codebook_kib), banked, in lookup.replicas copies;
+  // the DMA fills it through the local bus, the lanes read it.
   Sram codebook;
   VectorUnit vector;
-  // The vector unit's operand and result buffers, filled by the DMA through
-  // the local bus (the GEMV's buffer traffic is still counted by BufferTraffic).
-  Sram input_buffer, output_buffer;
+  // Activations (and the vector unit's operands), the FP32 accumulators (and
+  // the vector unit's results), the index chunks (buffers.weight_kib, two
+  // slots); all filled by the DMA through the local bus.
+  Sram input_buffer, output_buffer, index_buffer;
   LocalBus bus;
 
   VqConflictAccelerator(const sc_core::sc_module_name& name, const VqConflictConfig& config);
@@ -61,18 +68,28 @@ class VqConflictAccelerator : public Accelerator {
   std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const override;
 
  private:
+  // The local bus's windows.
+  struct Map {
+    std::uint64_t input, output, index, codebook;
+  };
+  static Map buffer_map(const VqConflictConfig& c);
   static SramConfig codebook_sram(const VqConflictConfig& c);
+  std::uint64_t attention(const GemmDescriptor& op);
   // The SRAM byte address of one word of entry e of codebook c of a group, as
   // lane l reads it.
-  std::uint64_t attention(const GemmDescriptor& op);
   std::uint64_t word_address(std::uint64_t group, int c, std::uint64_t e, std::uint64_t word, std::uint64_t lane) const;
+  // Codebook groups of a GEMM and the bytes they take in DRAM.
+  std::uint64_t codebook_groups(const GemmDescriptor& op) const;
+  // Starts the DMA loads of `groups` codebook groups into every copy.
+  std::vector<Dma::Transfer> load_codebooks(const GemmDescriptor& op, std::uint64_t groups);
 
   const VqConflictConfig m_config;
   const ClockDomain m_clock;
   const std::uint64_t m_words_per_entry;
+  const Map m_map;
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<std::uint64_t>> m_chunk_cycles;  // (N, K)
   StatGroup m_stats{"lookup"};
-  BufferTraffic m_traffic;
+  BufferTraffic m_traffic;  // the codebook reads of the lanes (sampled lookups included)
   std::size_t m_lookups, m_cycles;
   PricedBuffers m_buffers;
   PricedCounter m_lanes;  // the lookup lanes and their multiply-add datapath, at the array's figures
