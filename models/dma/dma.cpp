@@ -14,7 +14,9 @@ Dma::Dma(const sc_core::sc_module_name& name, const DmaConfig& config)
       initiator_socket("initiator_socket"),
       sram_socket("sram_socket"),
       m_config(config),
-      m_scratch(static_cast<std::size_t>(config.burst_bytes)) {
+      m_scratch(static_cast<std::size_t>(config.burst_bytes)),
+      m_disabled(static_cast<std::size_t>(config.burst_bytes), TLM_BYTE_DISABLED),
+      m_responses(this, &Dma::on_response) {
   initiator_socket.register_nb_transport_bw(this, &Dma::nb_transport_bw);
   for (int i = 0; i < config.max_outstanding; ++i) {
     m_slots.push_back(std::make_unique<Slot>());
@@ -179,6 +181,10 @@ void Dma::issue_thread() {
         sram_delay = sram_access(tlm::TLM_READ_COMMAND, slot.sram_addr, slot.staging.data(), len, job.timing_only);
     } else {
       trans.set_data_ptr(m_scratch.data());
+      if (job.cmd == tlm::TLM_WRITE_COMMAND) {
+        trans.set_byte_enable_ptr(m_disabled.data());
+        trans.set_byte_enable_length(static_cast<unsigned int>(len));
+      }
     }
     if (job.timing_only) {
       if (!trans.get_extension<TimingOnly>()) trans.set_extension(&slot.timing_only);
@@ -211,25 +217,52 @@ void Dma::send(Slot& slot) {
   if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
     if (s == tlm::TLM_UPDATED) {
       tlm::tlm_phase end = tlm::END_RESP;
-      sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+      sc_core::sc_time d = delay;  // the response ends when it is due
       initiator_socket->nb_transport_fw(trans, end, d);
     }
-    if (delay != sc_core::SC_ZERO_TIME) wait(delay);
-    finish(trans);
+    if (delay != sc_core::SC_ZERO_TIME)
+      m_responses.notify(trans, phase, delay);  // due later: the issue thread goes on
+    else
+      finish(trans);
+    return;
   }
-  // TLM_UPDATED with END_REQ: taken; the response comes on the backward path.
+  // TLM_UPDATED with END_REQ: taken (at `delay`: the next burst waits till
+  // then); the response comes on the backward path.
+  if (delay != sc_core::SC_ZERO_TIME) {
+    m_waiting_end_req = &trans;
+    m_responses.notify(trans, phase, delay);
+  }
+}
+
+void Dma::on_response(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase) {
+  if (phase == tlm::END_REQ) {
+    if (&trans == m_waiting_end_req) {
+      m_waiting_end_req = nullptr;
+      m_wakeup.notify(sc_core::SC_ZERO_TIME);
+    }
+    return;
+  }
+  finish(trans);  // BEGIN_RESP (or TLM_COMPLETED) now due
 }
 
 tlm::tlm_sync_enum Dma::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                         sc_core::sc_time& delay) {
-  if (&trans == m_waiting_end_req && (phase == tlm::END_REQ || phase == tlm::BEGIN_RESP)) {
-    m_waiting_end_req = nullptr;
-    m_wakeup.notify(sc_core::SC_ZERO_TIME);
-  }
-  if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;
-  if (phase == tlm::BEGIN_RESP) {
-    if (delay != sc_core::SC_ZERO_TIME)
-      SC_REPORT_ERROR(name(), "BEGIN_RESP with a delay: targets must send it when it is due");
+  if (phase == tlm::END_REQ || phase == tlm::BEGIN_RESP) {
+    if (delay != sc_core::SC_ZERO_TIME) {
+      // Due later: END_REQ then frees the request channel, BEGIN_RESP then
+      // completes the burst (a BEGIN_RESP implies END_REQ).
+      if (&trans == m_waiting_end_req && phase == tlm::BEGIN_RESP) {
+        m_waiting_end_req = nullptr;
+        m_wakeup.notify(delay);
+      }
+      m_responses.notify(trans, phase, delay);
+      return phase == tlm::END_REQ ? tlm::TLM_ACCEPTED : tlm::TLM_COMPLETED;
+    }
+    if (&trans == m_waiting_end_req) {
+      m_waiting_end_req = nullptr;
+      m_wakeup.notify(sc_core::SC_ZERO_TIME);
+    }
+    if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;
     finish(trans);
     return tlm::TLM_COMPLETED;
   }

@@ -10,6 +10,11 @@
 // So bandwidth comes from concurrency against the memory model: with one
 // burst in flight it is burst / latency, with enough it is the DRAM's peak.
 //
+// Targets may annotate END_REQ and BEGIN_RESP with a delay (on either path):
+// the DMA takes them when they are due. A transfer that carries no data moves
+// no data: its reads land in the DMA's own scratch, its writes have every
+// byte disabled.
+//
 // The on-chip end of a transfer is either a host buffer (or none, in timing
 // mode) or an SRAM reached through `sram_socket` (loosely timed): loads write
 // each burst into the SRAM when it arrives, stores read each burst from the
@@ -19,6 +24,7 @@
 #include <memory>
 #include <vector>
 
+#include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
@@ -127,11 +133,16 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   sc_core::sc_time sram_access(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t* data, std::uint64_t len,
                                bool timing_only);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  void on_response(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase);
   void free(tlm::tlm_generic_payload*) override {}  // slots are pooled, never freed
 
   const DmaConfig m_config;
-  std::vector<std::uint8_t> m_scratch;    // the data pointer of timing-only bursts
-  tlm::tlm_generic_payload m_sram_trans;  // SRAM accesses (loosely timed, one at a time)
+  std::vector<std::uint8_t> m_scratch;  // the data pointer of timing-only bursts
+  // Timing-only writes carry every byte disabled: a memory that ignores
+  // TimingOnly still writes nothing.
+  std::vector<unsigned char> m_disabled;
+  tlm_utils::peq_with_cb_and_phase<Dma> m_responses;  // responses annotated into the future
+  tlm::tlm_generic_payload m_sram_trans;              // SRAM accesses (loosely timed, one at a time)
   TimingOnly m_sram_timing_only;
   std::vector<std::unique_ptr<Slot>> m_slots;
   std::vector<Slot*> m_free;

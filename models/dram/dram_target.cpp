@@ -30,7 +30,7 @@ bool DramTarget::check(tlm::tlm_generic_payload& trans) const {
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return false;
   }
-  if (trans.get_byte_enable_ptr()) {
+  if (trans.get_byte_enable_ptr() && trans.get_byte_enable_length() == 0) {
     trans.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
     return false;
   }
@@ -45,18 +45,40 @@ bool DramTarget::check(tlm::tlm_generic_payload& trans) const {
   return true;
 }
 
+void DramTarget::move_write(tlm::tlm_generic_payload& trans) {
+  if (is_timing_only(trans)) return;
+  const unsigned char* be = trans.get_byte_enable_ptr();
+  if (!be) {
+    m_storage.write(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
+    return;
+  }
+  const unsigned int be_len = trans.get_byte_enable_length();
+  for (unsigned int i = 0; i < trans.get_data_length(); ++i)
+    if (be[i % be_len] == TLM_BYTE_ENABLED) m_storage.write(trans.get_address() + i, trans.get_data_ptr() + i, 1);
+}
+
+void DramTarget::move_read(tlm::tlm_generic_payload& trans) {
+  if (is_timing_only(trans)) return;
+  const unsigned char* be = trans.get_byte_enable_ptr();
+  if (!be) {
+    m_storage.read(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
+    return;
+  }
+  const unsigned int be_len = trans.get_byte_enable_length();
+  for (unsigned int i = 0; i < trans.get_data_length(); ++i)
+    if (be[i % be_len] == TLM_BYTE_ENABLED) m_storage.read(trans.get_address() + i, trans.get_data_ptr() + i, 1);
+}
+
+void DramTarget::count(tlm::tlm_generic_payload& trans) {
+  const double len = static_cast<double>(trans.get_data_length());
+  m_stats.inc(trans.is_write() ? m_writes : m_reads);
+  m_stats.inc(trans.is_write() ? m_bytes_written : m_bytes_read, len);
+}
+
 bool DramTarget::try_accept(tlm::tlm_generic_payload& trans) {
   if (!accept(trans)) return false;
-  const double len = static_cast<double>(trans.get_data_length());
-  if (trans.is_write()) {
-    // The data is captured when the request is taken.
-    if (!is_timing_only(trans)) m_storage.write(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
-    m_stats.inc(m_writes);
-    m_stats.inc(m_bytes_written, len);
-  } else {
-    m_stats.inc(m_reads);
-    m_stats.inc(m_bytes_read, len);
-  }
+  if (trans.is_write()) move_write(trans);  // the data is captured when the request is taken
+  count(trans);
   return true;
 }
 
@@ -111,8 +133,7 @@ void DramTarget::on_response_due() {
 
 void DramTarget::respond(tlm::tlm_generic_payload& trans) {
   // The data has moved.
-  if (trans.is_read() && !is_timing_only(trans))
-    m_storage.read(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
+  if (trans.is_read()) move_read(trans);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
   const auto blocking = m_blocking.find(&trans);
   if (blocking != m_blocking.end()) {
@@ -155,9 +176,23 @@ void DramTarget::retry_held() {
 }
 
 void DramTarget::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-  // Blocking callers go through the same timing: wait for the annotated
-  // time, for room, and for the data.
   if (!check(trans)) return;
+  // A model that times a request on arrival: annotate, never wait (a
+  // temporally decoupled caller keeps running ahead).
+  sc_core::sc_time due;
+  const sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
+  if (!m_held && time_now(trans, arrival, due)) {
+    if (trans.is_write())
+      move_write(trans);
+    else
+      move_read(trans);
+    count(trans);
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    delay = due - sc_core::sc_time_stamp();
+    return;
+  }
+  // The cycle models go through the same timing as the AT path: wait for the
+  // annotated time, for room, and for the data.
   if (delay != sc_core::SC_ZERO_TIME) wait(delay);
   delay = sc_core::SC_ZERO_TIME;
   sc_core::sc_event done;
@@ -170,9 +205,9 @@ void DramTarget::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
 unsigned int DramTarget::transport_dbg(tlm::tlm_generic_payload& trans) {
   if (!check(trans)) return 0;
   if (trans.is_read())
-    m_storage.read(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
+    move_read(trans);
   else
-    m_storage.write(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
+    move_write(trans);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
   return trans.get_data_length();
 }

@@ -7,7 +7,12 @@
 //
 // A model derives and implements accept(): take a request now or refuse it
 // (no room); when it has room again it calls retry_held(), and when a
-// request's data has all moved it calls complete() with the time.
+// request's data has all moved it calls complete() with the time. A model
+// whose timing is known when a request arrives (the ideal pipe) also
+// implements time_now(), and its b_transport then annotates the delay instead
+// of waiting; the cycle models' b_transport waits for their controller.
+// Byte enables are honoured (a disabled byte is neither written nor read);
+// DMI grants cover whole storage pages (SparseStorage::page_bytes).
 #include <cstdint>
 #include <deque>
 #include <queue>
@@ -48,6 +53,12 @@ class DramTarget : public sc_core::sc_module {
  protected:
   // Takes `trans` at the current time, or returns false when there is no room.
   virtual bool accept(tlm::tlm_generic_payload& trans) = 0;
+  // Models whose timing needs no simulation: takes `trans` arriving at
+  // absolute time `arrival` and returns true with `done` set to when its data
+  // has moved. Others return false.
+  virtual bool time_now(tlm::tlm_generic_payload&, const sc_core::sc_time& /*arrival*/, sc_core::sc_time& /*done*/) {
+    return false;
+  }
   // The request's data has all moved at absolute time `at` (>= now).
   void complete(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at);
   // There may be room again for a refused request.
@@ -64,6 +75,10 @@ class DramTarget : public sc_core::sc_module {
   void respond(tlm::tlm_generic_payload& trans);
   bool check(tlm::tlm_generic_payload& trans) const;
   bool try_accept(tlm::tlm_generic_payload& trans);
+  void count(tlm::tlm_generic_payload& trans);
+  // Moves the data of `trans` (honouring byte enables), unless timing-only.
+  void move_write(tlm::tlm_generic_payload& trans);
+  void move_read(tlm::tlm_generic_payload& trans);
   void send_response(tlm::tlm_generic_payload& trans);
   void send_pending();
 

@@ -24,6 +24,7 @@ class IdealDram : public DramTarget {
 
  private:
   bool accept(tlm::tlm_generic_payload& trans) override;
+  bool time_now(tlm::tlm_generic_payload& trans, const sc_core::sc_time& arrival, sc_core::sc_time& done) override;
 
   const DramConfig m_config;
   BandwidthPipe m_pipe;

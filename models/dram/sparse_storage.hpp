@@ -12,7 +12,9 @@ namespace eva {
 
 class SparseStorage {
  public:
-  static constexpr std::uint64_t page_bytes = 4096;
+  // 1 MiB pages: a DMI grant covers a page, so an initiator with DMI (a CPU)
+  // asks again only once per MiB it touches.
+  static constexpr std::uint64_t page_bytes = 1ull << 20;
 
   void read(std::uint64_t addr, std::uint8_t* dst, std::uint64_t len) const {
     while (len > 0) {
@@ -48,7 +50,7 @@ class SparseStorage {
   using Page = std::array<std::uint8_t, page_bytes>;
   Page& page(std::uint64_t index) {
     auto& slot = m_pages[index];
-    if (!slot) slot = std::make_unique<Page>(Page{});
+    if (!slot) slot = std::make_unique<Page>();  // value-initialised: zeros, built on the heap
     return *slot;
   }
   std::unordered_map<std::uint64_t, std::unique_ptr<Page>> m_pages;

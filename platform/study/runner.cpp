@@ -31,6 +31,7 @@ struct Runner::Queued {
 };
 
 Runner::Runner(const std::vector<ArchConfig>& archs, bool direct) : m_archs(archs), m_direct(direct) {
+  if (!archs.empty()) set_global_quantum(archs.front().sim);
   for (std::size_t i = 0; i < archs.size(); ++i) {
     m_platforms.push_back(std::make_unique<Platform>(sc_core::sc_gen_unique_name("vp"), archs[i]));
     m_queued.push_back(std::make_unique<Queued>(archs[i].dram.capacity_bytes()));

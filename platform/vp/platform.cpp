@@ -20,10 +20,12 @@ nlohmann::json stats_json(const std::vector<const StatGroup*>& groups) {
 
 }  // namespace
 
+void set_global_quantum(const SimConfig& sim) {
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_core::sc_time(sim.quantum_ns, sc_core::SC_NS));
+}
+
 Platform::Platform(const sc_core::sc_module_name& name, const ArchConfig& config)
     : sc_module(name), m_config(config), m_clock(config.clock_mhz) {
-  // One global quantum for every loosely-timed initiator, set here, from config.
-  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_core::sc_time(config.sim.quantum_ns, sc_core::SC_NS));
   m_dram = make_dram("dram", config.dram);
   m_accel = make_accelerator(config);
   m_accel->memory_socket().bind(m_dram->target_socket);

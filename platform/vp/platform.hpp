@@ -22,6 +22,11 @@
 
 namespace eva {
 
+// The kernel's global quantum for every loosely-timed initiator, from
+// sim.quantum_ns. A platform leaves it alone: the top level of a simulation
+// (eva-sim's commands, the study runner, an SoC) sets it once.
+void set_global_quantum(const SimConfig& sim);
+
 class Platform : public sc_core::sc_module {
  public:
   Platform(const sc_core::sc_module_name& name, const ArchConfig& config);

@@ -15,6 +15,7 @@ namespace eva {
 
 Report simulate_gemms(const ArchConfig& config, const std::vector<GemmShape>& shapes) {
   const auto wall0 = std::chrono::steady_clock::now();
+  set_global_quantum(config.sim);
   Platform platform("vp", config);
   AddressAllocator alloc(config.dram.capacity_bytes());
   for (const GemmShape& shape : shapes) platform.add(platform.place_fc(alloc, "gemm", shape.m, shape.n, shape.k));
@@ -46,6 +47,7 @@ Report simulate_dense_functional(const ArchConfig& config, const GemmShape& shap
     const double u = uniform01(rng);
     v = static_cast<float>(u < 0.5 ? 0.05 * std::log(2.0 * u) : -0.05 * std::log(2.0 * (1.0 - u)));
   }
+  set_global_quantum(config.sim);
   Platform platform("vp", config);
   const EncodedGemm e = platform.accelerator().encode_gemm(x, w, m, n, k);
   AddressAllocator alloc(config.dram.capacity_bytes());
@@ -111,6 +113,7 @@ VqGemvResult simulate_vq_gemv(const ArchConfig& config, const VqMatrix& w, const
   if (config.kind != ArchKind::eva && config.kind != ArchKind::vq_conflict)
     throw InputError(fmt::format("vq-gemv --arch {}: the '{}' model holds no VQ weights (eva, vq-conflict do)",
                                  config.name, enum_name(config.kind)));
+  set_global_quantum(config.sim);
   Platform platform("vp", config);
   const GemmDescriptor op = place_vq_operands(platform, config, w, x, m);
   platform.add(op);

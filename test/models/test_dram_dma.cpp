@@ -1,8 +1,14 @@
+#include <algorithm>
+#include <deque>
+#include <memory>
 #include <numeric>
 #include <vector>
 
+#include <tlm_utils/simple_target_socket.h>
 #include <catch2/catch.hpp>
 
+#include "arch/accelerators.hpp"
+#include "config/load_arch.hpp"
 #include "dma/dma.hpp"
 #include "dram/ideal_dram.hpp"
 #include "sim_check.hpp"
@@ -22,43 +28,83 @@ DramConfig ideal(double gbps, double latency_ns) {
 
 }  // namespace
 
-TEST_CASE("Ideal DRAM: a blocking access takes bytes / bandwidth + latency, through the same pipe") {
+// A temporally decoupled initiator: each access returns at once with its time
+// annotated, and the next carries the local time on.
+TEST_CASE("Ideal DRAM: a blocking access is annotated, bytes / bandwidth + latency, through the same pipe") {
   IdealDram dram("dram", ideal(64.0, 30.0));
   test::BareInitiator init("init");
   init.socket.bind(dram.target_socket);
-  sc_time first_done, second_done;
+  sc_time first_done, second_done, returned_at;
   test::Stimulus s("s", [&] {
     std::vector<std::uint8_t> buf(64);
     sc_time delay = sc_core::SC_ZERO_TIME;
     REQUIRE(init.access(tlm::TLM_READ_COMMAND, 0, buf.data(), 64, delay) == tlm::TLM_OK_RESPONSE);
     first_done = sc_core::sc_time_stamp() + delay;
-    delay = sc_core::SC_ZERO_TIME;
-    init.access(tlm::TLM_READ_COMMAND, 0, buf.data(), 64, delay);
+    init.access(tlm::TLM_READ_COMMAND, 0, buf.data(), 64, delay);  // issued when the first returned, locally
     second_done = sc_core::sc_time_stamp() + delay;
+    returned_at = sc_core::sc_time_stamp();
   });
   test::run_clean();
+  CHECK(returned_at == sc_core::SC_ZERO_TIME);      // never waited
   CHECK(first_done == sc_time(1.0 + 30.0, SC_NS));  // 64 B at 64 GB/s = 1 ns
-  CHECK(second_done == sc_time(2 * 31.0, SC_NS));   // issued after the first returned
+  CHECK(second_done == sc_time(2 * 31.0, SC_NS));
   CHECK(dram.bytes_read() == 128);
 }
 
-TEST_CASE("Ideal DRAM: out-of-range and byte-enabled requests get error responses") {
+TEST_CASE("Ideal DRAM: out-of-range requests and empty byte enables get error responses") {
   DramConfig c = ideal(64.0, 0.0);
   c.capacity_gib = 1.0;
   IdealDram dram("dram", c);
   test::BareInitiator init("init");
   init.socket.bind(dram.target_socket);
-  tlm::tlm_response_status beyond{}, enables{};
+  tlm::tlm_response_status beyond{}, empty_enables{};
   test::Stimulus s("s", [&] {
     std::vector<std::uint8_t> buf(64), be(64, 0xff);
     sc_time d = sc_core::SC_ZERO_TIME;
     beyond = init.access(tlm::TLM_WRITE_COMMAND, (1ull << 30) - 32, buf.data(), 64, d);
-    enables = init.access(tlm::TLM_WRITE_COMMAND, 0, buf.data(), 64, d, be.data());
+    tlm::tlm_generic_payload t;
+    t.set_command(tlm::TLM_WRITE_COMMAND);
+    t.set_address(0);
+    t.set_data_ptr(buf.data());
+    t.set_data_length(64);
+    t.set_streaming_width(64);
+    t.set_byte_enable_ptr(be.data());
+    t.set_byte_enable_length(0);
+    init.socket->b_transport(t, d);
+    empty_enables = t.get_response_status();
   });
   test::run_clean();
   CHECK(beyond == tlm::TLM_ADDRESS_ERROR_RESPONSE);
-  CHECK(enables == tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+  CHECK(empty_enables == tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
 }
+
+namespace {
+
+// Byte enables, every other byte: disabled bytes are neither written nor read.
+void honours_byte_enables(const DramConfig& c) {
+  const std::unique_ptr<DramTarget> dram = make_dram("dram", c);
+  test::BareInitiator init("init");
+  init.socket.bind(dram->target_socket);
+  std::vector<std::uint8_t> got(8, 0xee);
+  test::Stimulus s("s", [&] {
+    std::vector<std::uint8_t> ones(8, 0x11), twos(8, 0x22);
+    std::uint8_t every_other[8] = {0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0};
+    sc_time d = sc_core::SC_ZERO_TIME;
+    REQUIRE(init.access(tlm::TLM_WRITE_COMMAND, 64, ones.data(), 8, d) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(init.access(tlm::TLM_WRITE_COMMAND, 64, twos.data(), 8, d, every_other) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(init.access(tlm::TLM_READ_COMMAND, 64, got.data(), 8, d, every_other) == tlm::TLM_OK_RESPONSE);
+  });
+  test::run_clean();
+  CHECK(got == std::vector<std::uint8_t>{0x22, 0xee, 0x22, 0xee, 0x22, 0xee, 0x22, 0xee});
+  std::vector<std::uint8_t> stored(8);
+  dram->storage().read(64, stored.data(), 8);
+  CHECK(stored == std::vector<std::uint8_t>{0x22, 0x11, 0x22, 0x11, 0x22, 0x11, 0x22, 0x11});
+}
+
+}  // namespace
+
+TEST_CASE("Ideal DRAM honours byte enables") { honours_byte_enables(ideal(64.0, 0.0)); }
+TEST_CASE("DDR4 controller honours byte enables") { honours_byte_enables(load_dram("ddr4-3200", {})); }
 
 TEST_CASE("DMA: a sequential read reaches at least 99% of the ideal DRAM's peak") {
   IdealDram dram("dram", ideal(64.0, 0.0));
@@ -125,4 +171,84 @@ TEST_CASE("DMA: an access beyond DRAM capacity is an error, not a silent success
   dma.initiator_socket.bind(dram.target_socket);
   test::Stimulus s("s", [&] { dma.read((1ull << 30) - 64, 128, nullptr); });
   CHECK_THROWS(sc_core::sc_start());
+}
+
+namespace {
+
+// A memory from another library: it knows nothing of TimingOnly, honours byte
+// enables, takes each request at once (END_REQ) and sends BEGIN_RESP on the
+// backward path annotated with `latency` (legal in the base protocol: the
+// response is due that much later).
+class ForeignMemory : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<ForeignMemory> socket{"socket"};
+  std::vector<std::uint8_t> bytes = std::vector<std::uint8_t>(4096, 0xab);
+  std::uint64_t write_requests = 0;
+
+  ForeignMemory(const sc_core::sc_module_name& name, sc_time latency) : sc_module(name), m_latency(latency) {
+    socket.register_nb_transport_fw(this, &ForeignMemory::fw);
+    SC_HAS_PROCESS(ForeignMemory);
+    SC_METHOD(respond);
+    sensitive << m_pending;
+    dont_initialize();
+  }
+
+ private:
+  tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& phase, sc_time&) {
+    if (phase == tlm::END_RESP) return tlm::TLM_COMPLETED;
+    write_requests += t.is_write() ? 1 : 0;
+    const unsigned char* be = t.get_byte_enable_ptr();
+    for (unsigned i = 0; i < t.get_data_length(); ++i) {
+      if (be && be[i % t.get_byte_enable_length()] != TLM_BYTE_ENABLED) continue;
+      std::uint8_t& cell = bytes.at(t.get_address() + i);
+      t.is_write() ? cell = t.get_data_ptr()[i] : t.get_data_ptr()[i] = cell;
+    }
+    t.set_response_status(tlm::TLM_OK_RESPONSE);
+    m_queue.push_back(&t);
+    m_pending.notify(sc_core::SC_ZERO_TIME);
+    phase = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+  void respond() {
+    while (!m_queue.empty()) {
+      tlm::tlm_generic_payload* t = m_queue.front();
+      m_queue.pop_front();
+      tlm::tlm_phase phase = tlm::BEGIN_RESP;
+      sc_time delay = m_latency;
+      socket->nb_transport_bw(*t, phase, delay);
+    }
+  }
+
+  sc_time m_latency;
+  std::deque<tlm::tlm_generic_payload*> m_queue;
+  sc_core::sc_event m_pending;
+};
+
+}  // namespace
+
+TEST_CASE("DMA: a BEGIN_RESP annotated with a delay completes the burst when it is due") {
+  ForeignMemory mem("mem", sc_time(100, SC_NS));
+  Dma dma("dma", DmaConfig{});
+  dma.initiator_socket.bind(mem.socket);
+  std::iota(mem.bytes.begin(), mem.bytes.begin() + 256, 0);
+  std::vector<std::uint8_t> got(256);
+  sc_time done;
+  test::Stimulus s("s", [&] {
+    dma.read(0, 256, got.data());  // its bursts in flight together
+    done = sc_core::sc_time_stamp();
+  });
+  test::run_clean();
+  CHECK(std::equal(got.begin(), got.end(), mem.bytes.begin()));
+  CHECK(done == sc_time(100, SC_NS));
+}
+
+TEST_CASE("DMA: a timing-only write leaves a memory that ignores TimingOnly untouched") {
+  ForeignMemory mem("mem", sc_time(10, SC_NS));
+  Dma dma("dma", DmaConfig{});
+  dma.initiator_socket.bind(mem.socket);
+  test::Stimulus s("s", [&] { dma.write(128, 1000, nullptr); });
+  test::run_clean();
+  CHECK(std::all_of(mem.bytes.begin(), mem.bytes.end(), [](std::uint8_t b) { return b == 0xab; }));
+  const auto burst = static_cast<std::uint64_t>(DmaConfig{}.burst_bytes);
+  CHECK(mem.write_requests == (1000 + burst - 1) / burst);  // the transfer happened
 }

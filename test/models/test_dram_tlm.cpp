@@ -172,7 +172,8 @@ TEST_CASE("DMA moves 2-D tiles from DRAM into an SRAM and back, data and time") 
   CHECK(stored > loaded);
 }
 
-TEST_CASE("DMI: the DRAM grants a page of its storage, the SRAM all of it") {
+TEST_CASE("DMI: the DRAM grants a MiB page of its storage, the SRAM all of it") {
+  const std::uint64_t mib = 1 << 20;
   const DramConfig c = load_dram("ddr4-3200", {});
   DramController dram("dram", c);
   SramConfig sc;
@@ -182,13 +183,13 @@ TEST_CASE("DMI: the DRAM grants a page of its storage, the SRAM all of it") {
   to_sram.socket.bind(sram.target_socket);
   tlm::tlm_generic_payload t;
   tlm::tlm_dmi dmi;
-  t.set_address(10000);
   t.set_command(tlm::TLM_READ_COMMAND);
+  t.set_address(3 * mib + 10000);
   REQUIRE(to_dram.socket->get_direct_mem_ptr(t, dmi));
-  CHECK(dmi.get_start_address() == 8192);
-  CHECK(dmi.get_end_address() == 8192 + 4095);
+  CHECK(dmi.get_start_address() == 3 * mib);  // a whole MiB page
+  CHECK(dmi.get_end_address() == 4 * mib - 1);
   CHECK(dmi.is_read_write_allowed());
-  dmi.get_dmi_ptr()[10000 - 8192] = 0x5a;  // a write through DMI ...
+  dmi.get_dmi_ptr()[10000] = 0x5a;  // a write through DMI ...
   std::uint8_t byte = 0;
   t.set_data_ptr(&byte);
   t.set_data_length(1);

@@ -14,11 +14,11 @@ TEST_CASE("Sparse storage reads zeros until written, across page boundaries") {
   CHECK(std::all_of(out.begin(), out.end(), [](std::uint8_t b) { return b == 0; }));
   CHECK(s.pages_allocated() == 0);
 
-  std::vector<std::uint8_t> in(9000);
+  std::vector<std::uint8_t> in(SparseStorage::page_bytes + 200);  // the end of one page, all the next, a bit more
   std::iota(in.begin(), in.end(), 0);
   const std::uint64_t addr = 3 * SparseStorage::page_bytes - 100;
   s.write(addr, in.data(), in.size());
-  CHECK(s.pages_allocated() == 4);
+  CHECK(s.pages_allocated() == 3);
   std::vector<std::uint8_t> back(in.size());
   s.read(addr, back.data(), back.size());
   CHECK(back == in);
