@@ -17,6 +17,7 @@
 #include "dma/dma_config.hpp"
 #include "dram/dram_config.hpp"
 #include "epilogue/epilogue_config.hpp"
+#include "periph/periph_config.hpp"
 #include "sram/sram_config.hpp"
 #include "systolic/systolic_config.hpp"
 #include "vector/vector_config.hpp"
@@ -73,6 +74,7 @@ struct ArchConfig {
   EnergyConfig energy;  // per-event energies and block powers
   AreaConfig area;      // per-module areas
   DramConfig dram;
+  PeriphConfig periph;  // the register interface (models/periph)
   SimConfig sim;
 
   template <class V>
@@ -96,6 +98,7 @@ struct ArchConfig {
     v.section("energy", energy);
     v.section("area", area);
     v.section("dram", dram);
+    v.section("periph", periph);
     v.section("sim", sim);
   }
 };

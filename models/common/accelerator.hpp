@@ -19,6 +19,8 @@
 
 namespace eva {
 
+class Dma;  // models/dma: every accelerator moves its operands with one
+
 struct OperandBytes {
   std::uint64_t activations = 0, weights = 0, codebooks = 0, outputs = 0;
 };
@@ -39,6 +41,9 @@ class Accelerator : public sc_core::sc_module {
   explicit Accelerator(const sc_core::sc_module_name& name) : sc_module(name) {}
 
   virtual tlm::tlm_initiator_socket<>& memory_socket() = 0;
+  // The DMA behind memory_socket(): a controller fetches descriptors with it
+  // and reads its bus-error status after each operation.
+  virtual Dma& dma_engine() = 0;
   virtual OperandBytes operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const = 0;
   // Throws InputError when the operation cannot run on this configuration.
   virtual void check(const GemmDescriptor& op) const = 0;
@@ -76,6 +81,22 @@ class Accelerator : public sc_core::sc_module {
   std::vector<const PricedUnit*> priced_units() const;
   std::vector<const PricedUnit*> m_parts;
 };
+
+// Runs the `op.count` GEMMs of a descriptor one after the other, operand i at
+// its address plus i times its stride; returns their compute cycles. The
+// platform's driver and the peripheral's control both run descriptors so.
+inline std::uint64_t execute_each(Accelerator& accel, const GemmDescriptor& op) {
+  std::uint64_t cycles = 0;
+  for (std::uint64_t i = 0; i < op.count; ++i) {
+    GemmDescriptor one = op;
+    one.count = 1;
+    one.act_addr += i * op.act_stride;
+    one.weight_addr += i * op.weight_stride;
+    one.out_addr += i * op.out_stride;
+    cycles += accel.execute(one);
+  }
+  return cycles;
+}
 
 inline std::vector<const PricedUnit*> Accelerator::priced_units() const {
   std::vector<const PricedUnit*> units;

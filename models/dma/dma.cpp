@@ -27,6 +27,7 @@ Dma::Dma(const sc_core::sc_module_name& name, const DmaConfig& config)
   m_bursts = m_stats.add("bursts", "requests", "bursts issued");
   m_bytes_read = m_stats.add("bytes_read", "B", "bytes moved from memory");
   m_bytes_written = m_stats.add("bytes_written", "B", "bytes moved to memory");
+  m_bus_errors = m_stats.add("bus_errors", "requests", "bursts answered with an error response");
   SC_HAS_PROCESS(Dma);
   SC_THREAD(issue_thread);
 }
@@ -270,12 +271,21 @@ tlm::tlm_sync_enum Dma::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tl
   return tlm::TLM_COMPLETED;
 }
 
+std::string Dma::BusError::message() const {
+  tlm::tlm_generic_payload p;  // its response string names the status
+  p.set_response_status(status);
+  return fmt::format("{} of {} B at 0x{:x} failed: {}", write ? "write" : "read", bytes, addr, p.get_response_string());
+}
+
 void Dma::finish(tlm::tlm_generic_payload& trans) {
-  if (trans.is_response_error())
-    throw std::runtime_error(fmt::format("{}: {} of {} B at 0x{:x} failed: {}", name(),
-                                         trans.is_read() ? "read" : "write", trans.get_data_length(),
-                                         trans.get_address(), trans.get_response_string()));
   Slot& slot = static_cast<Slot&>(trans);  // every payload we send is a Slot
+  if (trans.is_response_error()) {
+    m_stats.inc(m_bus_errors);
+    slot.owner->failed = true;
+    if (!m_bus_error)
+      m_bus_error =
+          BusError{trans.get_response_status(), trans.get_address(), trans.get_data_length(), trans.is_write()};
+  }
   trans.release();
   if (slot.to_sram && slot.get_extension<TimingOnly>()) {  // written into the SRAM when its job started
     const sc_core::sc_time tail = slot.owner->sram_tail;

@@ -19,9 +19,15 @@
 // mode) or an SRAM reached through `sram_socket` (loosely timed): loads write
 // each burst into the SRAM when it arrives, stores read each burst from the
 // SRAM before it leaves, and the SRAM's access time adds to the transfer.
+//
+// A burst that comes back with an error response does not stop anything: the
+// DMA records the first one (bus_error(), sticky until clear_bus_error()),
+// marks its transfer failed, and the transfer completes as usual (the data it
+// moved is undefined). Whoever drives the DMA checks after its transfers.
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <tlm_utils/peq_with_cb_and_phase.h>
@@ -45,6 +51,8 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
    public:
     Transfer() = default;
     bool done() const { return !m_state || (m_state->left == 0 && sc_core::sc_time_stamp() >= m_state->last); }
+    // One of its bursts came back with an error response.
+    bool failed() const { return m_state && m_state->failed; }
 
    private:
     friend class Dma;
@@ -54,12 +62,25 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
       sc_core::sc_time start = sc_core::SC_ZERO_TIME;  // when it was started (timelines)
       std::uint64_t bytes = 0;
       bool write = false;
+      bool failed = false;
       // Timing-only loads into an SRAM: the write of the last burst, which
       // ends the transfer (the others overlap the bursts still arriving).
       sc_core::sc_time sram_tail = sc_core::SC_ZERO_TIME;
       sc_core::sc_event finished;
     };
     std::shared_ptr<State> m_state;
+  };
+
+  // The first burst since the last clear_bus_error() that came back with an
+  // error response.
+  struct BusError {
+    tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;
+    std::uint64_t addr = 0;   // the burst's first byte
+    std::uint64_t bytes = 0;  // the burst's length
+    bool write = false;
+    explicit operator bool() const { return status != tlm::TLM_OK_RESPONSE; }
+    // "read of 64 B at 0x40000000 failed: TLM_ADDRESS_ERROR_RESPONSE"
+    std::string message() const;
   };
 
   Dma(const sc_core::sc_module_name& name, const DmaConfig& config);
@@ -101,6 +122,11 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   }
 
   const StatGroup& stats() const { return m_stats; }
+  // Bytes of the bursts issued so far (the "bytes_read"/"bytes_written" stats).
+  std::uint64_t bytes_read() const { return static_cast<std::uint64_t>(m_stats.get(m_bytes_read)); }
+  std::uint64_t bytes_written() const { return static_cast<std::uint64_t>(m_stats.get(m_bytes_written)); }
+  const BusError& bus_error() const { return m_bus_error; }
+  void clear_bus_error() { m_bus_error = BusError{}; }
 
  private:
   enum class End { none, host, sram };
@@ -150,8 +176,9 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   std::deque<Slot*> m_to_sram;  // loaded bursts waiting to be written into the SRAM
   sc_core::sc_event m_wakeup;   // a job, a free slot, END_REQ, or a burst for the SRAM
   tlm::tlm_generic_payload* m_waiting_end_req = nullptr;
+  BusError m_bus_error;
   StatGroup m_stats{"dma"};
-  std::size_t m_bursts, m_bytes_read, m_bytes_written;
+  std::size_t m_bursts, m_bytes_read, m_bytes_written, m_bus_errors;
 };
 
 }  // namespace eva

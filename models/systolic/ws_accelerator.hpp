@@ -56,6 +56,7 @@ class WsAccelerator : public Accelerator {
   WsAccelerator& operator=(const WsAccelerator&) = delete;
 
   tlm::tlm_initiator_socket<>& memory_socket() override { return dma.initiator_socket; }
+  Dma& dma_engine() override { return dma; }
   // Activations, weights and outputs in the config's formats, plus the
   // datapath's per-operation parameters (scales) as `codebooks`.
   OperandBytes operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const override;

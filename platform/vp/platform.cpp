@@ -1,10 +1,13 @@
 #include "vp/platform.hpp"
 
+#include <stdexcept>
+
 #include <fmt/format.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "arch/accelerators.hpp"
 #include "common/error.hpp"
+#include "dma/dma.hpp"
 
 namespace eva {
 
@@ -85,14 +88,7 @@ void Platform::driver() {
       r.k = op->k;
       r.count = op->count;
       r.work_ops = 2.0 * static_cast<double>(op->m * op->n * op->k * op->count);
-      for (std::uint64_t i = 0; i < op->count; ++i) {
-        GemmDescriptor one = *op;
-        one.count = 1;
-        one.act_addr += i * op->act_stride;
-        one.weight_addr += i * op->weight_stride;
-        one.out_addr += i * op->out_stride;
-        r.compute_cycles += m_accel->execute(one);
-      }
+      r.compute_cycles = execute_each(*m_accel, *op);
     } else {
       const auto& v = std::get<VectorDescriptor>(any);
       r.name = v.name;
@@ -100,6 +96,10 @@ void Platform::driver() {
       r.n = v.cols;
       r.compute_cycles = m_accel->execute_vector(v);
     }
+    // A bus error does not stop the DMA (a controller with registers reports
+    // it); a run of the command line fails on it, naming the operation.
+    if (const Dma::BusError& e = m_accel->dma_engine().bus_error())
+      throw std::runtime_error(fmt::format("{}: {}: {}", m_accel->dma_engine().name(), r.name, e.message()));
     r.cycles = m_clock.to_cycles(sc_core::sc_time_stamp() - start);
     r.dram_bytes_read = m_dram->bytes_read() - read0;
     r.dram_bytes_written = m_dram->bytes_written() - written0;

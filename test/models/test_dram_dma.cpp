@@ -163,14 +163,48 @@ TEST_CASE("DMA: functional 2-D writes and reads move the data through the DRAM")
   CHECK(dram.bytes_written() == 200);
 }
 
-TEST_CASE("DMA: an access beyond DRAM capacity is an error, not a silent success") {
+TEST_CASE("DMA: an access beyond DRAM capacity is a recorded bus error, not a silent success or a throw") {
   DramConfig c = ideal(64.0, 0.0);
   c.capacity_gib = 1.0;
   IdealDram dram("dram", c);
-  Dma dma("dma", DmaConfig{});
+  DmaConfig dc;
+  dc.burst_bytes = 64;
+  Dma dma("dma", dc);
   dma.initiator_socket.bind(dram.target_socket);
-  test::Stimulus s("s", [&] { dma.read((1ull << 30) - 64, 128, nullptr); });
-  CHECK_THROWS(sc_core::sc_start());
+  bool first_failed = false, second_failed = true, third_failed = false;
+  Dma::BusError first, after_clear;
+  test::Stimulus s("s", [&] {
+    // Two bursts: the first fits, the second starts at the capacity.
+    Dma::Transfer t = dma.start_read((1ull << 30) - 64, 128, 1, 128, nullptr);
+    Dma::wait_for(t);
+    first_failed = t.failed();
+    first = dma.bus_error();
+    Dma::Transfer good = dma.start_read(0, 128, 1, 128, nullptr);
+    Dma::wait_for(good);
+    second_failed = good.failed();
+    CHECK(dma.bus_error().addr == first.addr);  // sticky: the first error stays
+    dma.clear_bus_error();
+    after_clear = dma.bus_error();
+    Dma::Transfer write = dma.start_write((1ull << 30) + 4096, 64, 1, 64, nullptr);
+    Dma::wait_for(write);
+    third_failed = write.failed();
+  });
+  test::run_clean();
+  CHECK(first_failed);
+  CHECK(first.status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  CHECK(first.addr == 1ull << 30);
+  CHECK(first.bytes == 64);
+  CHECK_FALSE(first.write);
+  CHECK_FALSE(second_failed);
+  CHECK_FALSE(static_cast<bool>(after_clear));
+  CHECK(third_failed);
+  CHECK(dma.bus_error().write);
+  CHECK(dma.bus_error().addr == (1ull << 30) + 4096);
+  CHECK(dma.bus_error().message() == "write of 64 B at 0x40001000 failed: TLM_ADDRESS_ERROR_RESPONSE");
+  double bus_errors = -1.0;
+  for (const Stat& st : dma.stats().stats())
+    if (st.name == "bus_errors") bus_errors = st.value;
+  CHECK(bus_errors == 2.0);
 }
 
 namespace {

@@ -57,6 +57,7 @@ class VqConflictAccelerator : public Accelerator {
   VqConflictAccelerator(const sc_core::sc_module_name& name, const VqConflictConfig& config);
 
   tlm::tlm_initiator_socket<>& memory_socket() override { return dma.initiator_socket; }
+  Dma& dma_engine() override { return dma; }
   OperandBytes operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const override;
   void check(const GemmDescriptor& op) const override;
   std::uint64_t execute(const GemmDescriptor& op) override;
