@@ -184,6 +184,7 @@ std::uint64_t WsGemm::run(const GemmDescriptor& op, WeightSource& weights, WsDat
   };
   for (auto& w : workers)
     if (!w.terminated()) sc_core::wait(w.terminated_event());
+  if (storage != nullptr) storage->finish();
   return m_array.timing().gemm_cycles_blocks(tiler.timing_blocks());
 }
 

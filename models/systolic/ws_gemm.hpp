@@ -86,13 +86,15 @@ class WsDatapath {
 // Storage inside the processing elements that every tile uses (FIGLUT's
 // LUTs), in its own banked SRAM. The compute thread hands it each tile just
 // before the array runs it, in every mode, and it presents the tile's
-// accesses to that SRAM. The array's cycle convention covers them: a PE
+// accesses to that SRAM (at the latest when the GEMM finishes). The array's cycle convention covers them: a PE
 // storage is built so that its accesses never conflict, and its SRAM's bank
 // model counts any conflict they would have.
 class PeStorage {
  public:
   virtual ~PeStorage() = default;
   virtual void tile(const WsTile& t) = 0;
+  // After a GEMM's last tile: anything still held is presented.
+  virtual void finish() {}
 };
 
 // Dense weights, `bits` each, stored tile-major (see WsTiler); within a tile,

@@ -201,14 +201,17 @@ void add_ratios(std::vector<Report>& reports, const std::vector<std::string>& ba
 std::string comparison_table(const std::vector<Report>& reports, const std::vector<std::string>& baselines) {
   std::size_t width = 14;  // the arch column fits the longest name
   for (const Report& r : reports) width = std::max(width, r.arch.size());
-  std::string head = fmt::format("{:<{}} {:>14} {:>12} {:>12} {:>10} {:>9} {:>10}", "arch", width, "latency_ms",
-                                 "energy_mJ", "mJ/token", "GOPS", "GOPS/W", "GOPS/mm2");
+  // total_ms and energy_mJ: everything the report covers (one pass, or every
+  // request of an e2e run), not a latency per request.
+  std::string head = fmt::format("{:<{}} {:>14} {:>12} {:>12} {:>12} {:>10} {:>9} {:>10}", "arch", width, "total_ms",
+                                 "tokens/s", "energy_mJ", "mJ/token", "GOPS", "GOPS/W", "GOPS/mm2");
   for (const std::string& b : baselines) head += fmt::format(" {:>12} {:>12}", "speedup/" + b, "eff/" + b);
   std::string out = head + "\n";
   for (const Report& r : reports) {
     const Efficiency e = efficiency(r);
     std::string row =
-        fmt::format("{:<{}} {:>14.4f} {:>12.4f} {:>12.4f} {:>10.2f} {:>9.2f} {:>10.2f}", r.arch, width, r.seconds * 1e3,
+        fmt::format("{:<{}} {:>14.4f} {:>12.2f} {:>12.4f} {:>12.4f} {:>10.2f} {:>9.2f} {:>10.2f}", r.arch, width,
+                    r.seconds * 1e3, r.seconds > 0 ? static_cast<double>(r.tokens) / r.seconds : 0.0,
                     r.energy_j.value_or(0.0) * 1e3, e.energy_per_token_j * 1e3, e.gops, e.gops_per_w, e.gops_per_mm2);
     for (const std::string& b : baselines) {
       const std::string s = "speedup_vs_" + b, f = "energy_efficiency_vs_" + b;

@@ -18,13 +18,18 @@ namespace {
 
 // The seeds' headline figures (BRIEF section 6), the only numbers typed in
 // here: everything beside them comes out of the model.
-constexpr double paper_decode_speedup_vs_figlut = 11.17;  // "up to"
+constexpr double paper_decode_speedup_vs_figlut = 11.17;  // the mean over the artifact's models
 constexpr double paper_energy_efficiency_vs_figlut = 7.17;
 constexpr double paper_e2e_speedup_min = 8.20, paper_e2e_speedup_max = 24.49;
 
 // The dense models of BRIEF section 5 whose FC layers the decode claims range over.
 const std::vector<std::string> decode_models = {"llama1-7b",  "llama1-13b", "llama1-30b", "llama1-65b", "llama2-7b",
                                                 "llama2-13b", "llama2-70b", "llama3-8b",  "llama3-70b"};
+// The seven the EVA artifact's decode figure holds: the paper's 11.17x and
+// 7.17x are the mean over them (its maximum is higher), so that is the
+// statistic the checks compare; every model and the maximum stand beside it.
+const std::vector<std::string> artifact_models = {"llama1-7b", "llama1-13b", "llama1-30b", "llama1-65b",
+                                                  "llama2-7b", "llama2-13b", "llama3-8b"};
 const std::vector<std::string> e2e_baselines = {"sa", "ant", "figna", "figlut"};
 
 struct Setting {
@@ -96,19 +101,39 @@ nlohmann::json validate(const ValidateOptions& o, std::string& table) {
   for (std::size_t si = 0; si < settings.size(); ++si) {
     const Runner& runner = *runners[si];
     const std::size_t eva = index_of(runner.archs(), "eva"), figlut = index_of(runner.archs(), "figlut");
-    double best_speedup = 0, best_eff = 0;
-    std::string speedup_at, eff_at;
+    // Per model: FIGLUT's time and energy over EVA's on one layer's FC layers.
+    double sum_speedup = 0, sum_eff = 0, max_speedup = 0, max_eff = 0;
+    std::string speedup_at, eff_at, per_model_speedup, per_model_eff;
+    nlohmann::json per_model = nlohmann::json::object();
     for (std::size_t m = 0; m < decode_models.size(); ++m) {
       const Report e = runner.report(eva, decode_ids[si][m], false);
       const Report f = runner.report(figlut, decode_ids[si][m], false);
       const double speedup = f.seconds / e.seconds, eff = f.energy_j.value_or(0) / e.energy_j.value_or(1);
-      if (speedup > best_speedup) best_speedup = speedup, speedup_at = decode_models[m];
-      if (eff > best_eff) best_eff = eff, eff_at = decode_models[m];
+      const std::string& name = decode_models[m];
+      const bool in_artifact = std::find(artifact_models.begin(), artifact_models.end(), name) != artifact_models.end();
+      per_model[name] = {{"speedup", speedup}, {"energy_efficiency", eff}, {"in_artifact_mean", in_artifact}};
+      per_model_speedup +=
+          fmt::format("{}{} {:.2f}{}", per_model_speedup.empty() ? "" : ", ", name, speedup, in_artifact ? "" : "*");
+      per_model_eff +=
+          fmt::format("{}{} {:.2f}{}", per_model_eff.empty() ? "" : ", ", name, eff, in_artifact ? "" : "*");
+      if (!in_artifact) continue;
+      sum_speedup += speedup;
+      sum_eff += eff;
+      if (speedup > max_speedup) max_speedup = speedup, speedup_at = name;
+      if (eff > max_eff) max_eff = eff, eff_at = name;
     }
-    check("decode speedup, EVA-W2 over FIGLUT (max over models, FC layers, batch 1)", settings[si],
-          paper_decode_speedup_vs_figlut, best_speedup, "at " + speedup_at);
-    check("decode energy efficiency, EVA-W2 over FIGLUT (max over models)", settings[si],
-          paper_energy_efficiency_vs_figlut, best_eff, "at " + eff_at);
+    const auto n_models = static_cast<double>(artifact_models.size());
+    check(
+        "decode speedup, EVA-W2 over FIGLUT (mean over the artifact's 7 models, FC layers, batch 1)", settings[si],
+        paper_decode_speedup_vs_figlut, sum_speedup / n_models,
+        fmt::format("max {:.2f} at {}; per model: {} (* not in the mean)", max_speedup, speedup_at, per_model_speedup));
+    checks.back()["max"] = max_speedup;
+    checks.back()["per_model"] = per_model;
+    check("decode energy efficiency, EVA-W2 over FIGLUT (mean over the artifact's 7 models)", settings[si],
+          paper_energy_efficiency_vs_figlut, sum_eff / n_models,
+          fmt::format("max {:.2f} at {}; per model: {} (* not in the mean)", max_eff, eff_at, per_model_eff));
+    checks.back()["max"] = max_eff;
+    checks.back()["per_model"] = per_model;
     const std::vector<Report> e2e = finish_e2e(runner, plans[si]);
     double lo = 1e300, hi = 0;
     std::string lo_at, hi_at;
@@ -122,9 +147,9 @@ nlohmann::json validate(const ValidateOptions& o, std::string& table) {
     check("end-to-end speedup on Dolly, EVA over the baselines (highest)", settings[si], paper_e2e_speedup_max, hi,
           "over " + hi_at + ", llama2-7b, 709 requests");
   }
-  table = fmt::format("{:<72} {:<44} {:>8} {:>8} {:>7}  {}\n", "check", "setting", "paper", "ours", "ratio", "");
+  table = fmt::format("{:<94} {:<44} {:>8} {:>8} {:>7}  {}\n", "check", "setting", "paper", "ours", "ratio", "");
   for (const auto& c : checks)
-    table += fmt::format("{:<72} {:<44} {:>8.2f} {:>8.2f} {:>7.2f}  {}\n", c["name"].get<std::string>(),
+    table += fmt::format("{:<94} {:<44} {:>8.2f} {:>8.2f} {:>7.2f}  {}\n", c["name"].get<std::string>(),
                          c["setting"].get<std::string>(), c["paper"].get<double>(), c["ours"].get<double>(),
                          c["ratio"].get<double>(), c["detail"].get<std::string>());
   return {{"checks", checks}};

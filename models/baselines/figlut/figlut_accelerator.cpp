@@ -74,23 +74,26 @@ struct LutGeometry {
   std::uint64_t bytes() const { return entry_bytes * half * pes; }
 };
 
-// Presents each tile's LUT traffic to the `lut` SRAM through the array's lane
+// Presents the tiles' LUT traffic to the `lut` SRAM through the array's lane
 // port: per input row, every PE holding one of the tile's slices writes its
 // 2^(mu-1) entries, and every RAC reads one entry per slice and plane. The
 // bank pattern does not depend on the keys (a PE's RACs are served by its
-// ports whatever they read), so it is evaluated once per tile shape, with
-// `repeat` for the input rows and entries.
+// ports whatever they read), so consecutive tiles of one shape are presented
+// together, as one write and one read access with `repeat` covering their
+// input rows and entries (a tile is far smaller than the lanes' bookkeeping).
 class LutStore : public PeStorage {
  public:
   LutStore(SystolicArray& array, const LutGeometry& g) : m_array(array), m_g(g) {
     m_write.lane_bytes = m_read.lane_bytes = g.entry_bytes;
   }
   void tile(const WsTile& t) override {
-    const std::uint64_t planes = m_g.planes_in(t.pass), slices = (t.k + m_g.mu - 1) / m_g.mu;
+    const std::uint64_t planes = m_g.planes_in(t.pass);
     if (t.k != m_k || t.n != m_n || planes != m_planes) {
+      finish();
       m_k = t.k;
       m_n = t.n;
       m_planes = planes;
+      const std::uint64_t slices = (t.k + m_g.mu - 1) / m_g.mu;
       m_write.addrs.clear();
       m_read.addrs.clear();
       for (std::uint64_t p = 0; p < planes; ++p)
@@ -99,10 +102,15 @@ class LutStore : public PeStorage {
           for (std::uint64_t nn = 0; nn < t.n; ++nn) m_read.addrs.push_back(m_g.addr(m_g.pe(p, s, nn / m_g.racs), 0));
         }
     }
-    m_write.repeat = m_g.half * t.m;
-    m_read.repeat = t.m;
+    m_rows += t.m;
+  }
+  void finish() override {
+    if (m_rows == 0) return;
+    m_write.repeat = m_g.half * m_rows;
+    m_read.repeat = m_rows;
     m_array.lanes(m_write, true, nullptr);
     m_array.lanes(m_read, false, nullptr);
+    m_rows = 0;
   }
 
  private:
@@ -110,6 +118,7 @@ class LutStore : public PeStorage {
   const LutGeometry m_g;
   LaneAccess m_write, m_read;
   std::uint64_t m_k = 0, m_n = 0, m_planes = 0;
+  std::uint64_t m_rows = 0;  // input rows of the tiles held, all of the current shape
 };
 
 // The RAC arithmetic (FIGLUT-F: FP32 LUT entries and accumulators). Per tile
