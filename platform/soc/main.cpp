@@ -112,6 +112,8 @@ int run(int argc, char* argv[]) {
   eva::soc::RiscvCore& core = soc.core();
   std::cerr << "eva-soc: " << core.instructions() << " instructions, " << core.bus_accesses() << " bus accesses, "
             << sc_core::sc_time_stamp().to_seconds() * 1e6 << " us simulated, " << wall << " s wall\n";
+  for (eva::Peripheral* p : {&soc.eva_periph(), &soc.figlut_periph()})
+    if (!p->error_message().empty()) std::cerr << "eva-soc: " << p->name() << ": " << p->error_message() << "\n";
   if (!core.finished()) {
     std::cerr << "eva-soc: the firmware did not finish within " << max_ms << " ms of simulated time\n";
     return 1;
