@@ -1,0 +1,103 @@
+#include "soc.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "arch/accelerators.hpp"
+#include "common/error.hpp"
+#include "firmware/soc_map.h"
+
+namespace eva::soc {
+
+namespace {
+constexpr std::uint64_t scratch_bytes = 1 << 20;
+constexpr std::uint64_t core_dram_window_max = 4ull << 30;  // what the core maps of the DRAM
+}  // namespace
+
+Soc::Soc(const sc_core::sc_module_name& name, const SocConfig& config) : sc_module(name) {
+  const sc_core::sc_time access(config.device_access_ns, sc_core::SC_NS);
+  m_dram_bytes = static_cast<std::uint64_t>(config.eva.dram.capacity_bytes());
+  if (config.firmware.empty() || config.firmware.size() > SOC_SRAM_BYTES)
+    throw InputError("firmware: " + std::to_string(config.firmware.size()) + " bytes; the SRAM holds 1 to " +
+                     std::to_string(SOC_SRAM_BYTES));
+
+  // Where each segment goes, checked before anything is built.
+  std::uint64_t image_end = SOC_DRAM_BASE;
+  if (config.image) {
+    for (const ImageSegment& s : config.image->segments) {
+      if (s.address < SOC_DRAM_BASE || s.address - SOC_DRAM_BASE > m_dram_bytes ||
+          s.bytes.size() > m_dram_bytes - (s.address - SOC_DRAM_BASE))
+        throw InputError(fmt::format("image: a segment at {:#x}", s.address) + " of " + std::to_string(s.bytes.size()) +
+                         " bytes is outside the DRAM window");
+      image_end = std::max<std::uint64_t>(image_end, s.address + s.bytes.size());
+    }
+  }
+  m_scratch = (image_end + 0xffff) / 0x10000 * 0x10000;
+  if (m_scratch + scratch_bytes - SOC_DRAM_BASE > std::min(m_dram_bytes, core_dram_window_max))
+    throw InputError("image: no room for the rings after it in the core's view of the DRAM");
+
+  m_router = std::make_unique<Router>("router");
+  m_dram = make_dram("dram", config.eva.dram);
+  m_eva = make_accelerator(config.eva);
+  m_figlut = make_accelerator(config.figlut);
+  m_eva_periph = std::make_unique<Peripheral>("eva_periph", *m_eva, peripheral_config(config.eva));
+  m_figlut_periph = std::make_unique<Peripheral>("figlut_periph", *m_figlut, peripheral_config(config.figlut));
+  SysCtl::Config sys;
+  sys.cpu_mhz = static_cast<std::uint32_t>(config.cpu_mhz);
+  sys.table_addr = config.image ? config.image->table_address() : 0;
+  sys.scratch_addr = m_scratch;
+  sys.scratch_bytes = static_cast<std::uint32_t>(scratch_bytes);
+  m_sysctl = std::make_unique<SysCtl>("sysctl", sys, access);
+  m_uart = std::make_unique<Uart>("uart", config.uart_out, access);
+  m_intc = std::make_unique<InterruptController>("intc", SOC_IRQ_LINES, access);
+
+  RiscvCore::Config cc;
+  cc.clock_mhz = config.cpu_mhz;
+  cc.sram_base = SOC_SRAM_BASE;
+  cc.sram_bytes = SOC_SRAM_BYTES;
+  cc.reset_pc = SOC_SRAM_BASE;
+  cc.bus = {{SOC_DEVICES_BASE, SOC_DEVICES_BYTES}, {SOC_DRAM_BASE, std::min(m_dram_bytes, core_dram_window_max)}};
+  m_core = std::make_unique<RiscvCore>("core", cc);
+  std::copy(config.firmware.begin(), config.firmware.end(), m_core->sram().begin());
+
+  // Initiators: the core and both DMAs, in one address map.
+  m_core->socket.bind(m_router->target_socket);
+  m_eva->memory_socket().bind(m_router->target_socket);
+  m_figlut->memory_socket().bind(m_router->target_socket);
+  // Targets, in binding order.
+  m_router->initiator_socket.bind(m_sysctl->target_socket);
+  m_router->map(0, SOC_SYSCTL_BASE, SOC_DEVICE_WINDOW, "sysctl");
+  m_router->initiator_socket.bind(m_uart->target_socket);
+  m_router->map(1, SOC_UART_BASE, SOC_DEVICE_WINDOW, "uart");
+  m_router->initiator_socket.bind(m_intc->target_socket);
+  m_router->map(2, SOC_INTC_BASE, SOC_DEVICE_WINDOW, "intc");
+  m_router->initiator_socket.bind(m_eva_periph->target_socket);
+  m_router->map(3, SOC_EVA_BASE, SOC_DEVICE_WINDOW, "eva");
+  m_router->initiator_socket.bind(m_figlut_periph->target_socket);
+  m_router->map(4, SOC_FIGLUT_BASE, SOC_DEVICE_WINDOW, "figlut");
+  m_router->initiator_socket.bind(m_dram->target_socket);
+  m_router->map(5, SOC_DRAM_BASE, m_dram_bytes, "dram");
+
+  m_eva_periph->irq(m_eva_irq);
+  m_figlut_periph->irq(m_figlut_irq);
+  m_intc->irq_in[SOC_IRQ_EVA](m_eva_irq);
+  m_intc->irq_in[SOC_IRQ_FIGLUT](m_figlut_irq);
+  m_sysctl->on_exit([this](std::uint32_t code) { m_core->stop(code); });
+
+  SC_HAS_PROCESS(Soc);
+  SC_THREAD(watch);
+
+  if (config.image)
+    for (const ImageSegment& s : config.image->segments)
+      m_dram->storage().write(s.address - SOC_DRAM_BASE, s.bytes.data(), s.bytes.size());
+}
+
+Soc::~Soc() = default;
+
+void Soc::watch() {
+  wait(m_core->finished_event());
+  sc_core::sc_stop();
+}
+
+}  // namespace eva::soc
