@@ -9,6 +9,7 @@
 #include "common/accel_config.hpp"
 #include "common/error.hpp"
 #include "common/fp16.hpp"
+#include "common/int_quant.hpp"
 #include "pack/operand_layout.hpp"
 
 namespace eva {
@@ -45,10 +46,10 @@ double max_abs(const std::vector<double>& v) {
   return m;
 }
 
-void finish(PackedOp& p, ArchKind kind, int out_bits, double abs_sum) {
+void finish(PackedOp& p, const ArchConfig& c, double abs_sum) {
   p.reference_fp16 = fp16_image(p.reference);
   p.ref_checksum = fnv1a64(p.reference_fp16.data(), p.reference_fp16.size());
-  p.tolerance_q24 = tolerance_q24(kind, out_bits, max_abs(p.reference), abs_sum);
+  p.tolerance_q24 = tolerance_q24(c, p.k, max_abs(p.reference), abs_sum);
 }
 
 }  // namespace
@@ -178,23 +179,64 @@ std::uint64_t output_bytes(const ArchConfig& c, std::uint64_t m, std::uint64_t n
   return 2 * m * n;
 }
 
-std::uint64_t tolerance_q24(ArchKind kind, int out_bits, double max_ref, double abs_sum) {
-  double lsb = 0.0, c = 0.0;
-  switch (kind) {
+std::vector<double> decode_outputs(const ArchConfig& c, std::uint64_t m, std::uint64_t n,
+                                   const std::vector<std::uint8_t>& out, const std::vector<std::uint8_t>& parameters) {
+  if (out.size() < output_bytes(c, m, n))
+    throw InputError(
+        fmt::format("{}: {} output bytes, M x N = {} x {} needs {}", c.name, out.size(), m, n, output_bytes(c, m, n)));
+  if (c.kind != ArchKind::sa && c.kind != ArchKind::ant) return fp16_bytes_to_doubles(out, m * n);
+  const std::size_t at = c.kind == ArchKind::ant ? 8 : 4;  // s_y
+  if (parameters.size() < at + 4)
+    throw InputError(fmt::format("{}: {} parameter bytes, too short to hold s_y", c.name, parameters.size()));
+  float s_y;
+  std::memcpy(&s_y, parameters.data() + at, 4);
+  return int_bytes_to_doubles(out, m * n, c.formats.out_bits, s_y);
+}
+
+OutputCheck check_outputs(const std::vector<double>& y, const std::vector<std::uint8_t>& reference_fp16,
+                          std::uint64_t tolerance_q24) {
+  if (reference_fp16.size() != 2 * y.size())
+    throw InputError(fmt::format("{} outputs, {} reference bytes", y.size(), reference_fp16.size()));
+  OutputCheck r;
+  r.tolerance = std::ldexp(static_cast<double>(tolerance_q24), -24);
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const auto h = static_cast<half_bits>(reference_fp16[2 * i] | (reference_fp16[2 * i + 1] << 8));
+    const double e = std::fabs(y[i] - static_cast<double>(half_to_float(h)));
+    if (std::isnan(e) || e > r.worst) {  // NaN (a NaN output) counts as infinitely wrong
+      r.worst = std::isnan(e) ? HUGE_VAL : e;
+      r.worst_at = i;
+    }
+  }
+  r.ok = r.worst <= r.tolerance;
+  return r;
+}
+
+std::uint64_t tolerance_q24(const ArchConfig& c, std::uint64_t k, double max_ref, double abs_sum) {
+  // Relative rounding of each term (u) and FP32 additions on the way to an
+  // output (adds), with a 4x margin on the FP32 part (2^-22, not 2^-24).
+  double lsb = 0.0, u = 0.0, adds = 0.0;
+  const double lookups = c.vq.vector_dim > 0 ? static_cast<double>(k) / c.vq.vector_dim * c.vq.codebooks : 0.0;
+  switch (c.kind) {
     case ArchKind::sa:
     case ArchKind::ant:
-      lsb = max_ref / static_cast<double>((std::int64_t{1} << (out_bits - 1)) - 1);
+      lsb = max_ref / static_cast<double>((std::int64_t{1} << (c.formats.out_bits - 1)) - 1);
       break;
     case ArchKind::figna:
-      c = std::ldexp(1.0, -8);
+      u = std::ldexp(1.0, -(9 + c.figna.guard_bits));
+      adds = static_cast<double>(k) / c.systolic.rows + 2;
+      break;
+    case ArchKind::figlut:
+      adds = 2.0 * static_cast<double>(k);
       break;
     case ArchKind::eva:
+      u = std::ldexp(1.0, -11);
+      adds = lookups + c.vq.vector_dim;
+      break;
     case ArchKind::vq_conflict:
-    case ArchKind::figlut:
-      c = std::ldexp(1.0, -9);
+      adds = lookups + c.vq.vector_dim;
       break;
   }
-  const double tol = std::ldexp(1.0, -10) * max_ref + lsb + c * abs_sum;
+  const double tol = std::ldexp(1.0, -10) * max_ref + lsb + (u + adds * std::ldexp(1.0, -22)) * abs_sum;
   return static_cast<std::uint64_t>(std::ceil(std::ldexp(tol, 24)));
 }
 
@@ -215,15 +257,25 @@ PackedOp pack_dense_op(const ArchConfig& c, const std::vector<float>& x, const s
   p.out_bytes = output_bytes(c, m, n);
   p.reference = std::move(e.reference);
   p.format = e.format;
+  // S; figna: each activation as large as its pre-alignment block's largest
+  // (systolic.rows activations along K), whose exponent it is aligned to.
+  const std::uint64_t block = c.kind == ArchKind::figna ? static_cast<std::uint64_t>(c.systolic.rows) : 1;
+  std::vector<double> xs(m * k);
+  for (std::uint64_t i = 0; i < m; ++i)
+    for (std::uint64_t k0 = 0; k0 < k; k0 += block) {
+      double big = 0.0;
+      for (std::uint64_t kk = k0; kk < std::min(k, k0 + block); ++kk)
+        big = std::max(big, std::fabs(static_cast<double>(x[i * k + kk])));
+      for (std::uint64_t kk = k0; kk < std::min(k, k0 + block); ++kk) xs[i * k + kk] = big;
+    }
   double s = 0.0;
   for (std::uint64_t i = 0; i < m; ++i)
     for (std::uint64_t j = 0; j < n; ++j) {
       double row = 0.0;
-      for (std::uint64_t kk = 0; kk < k; ++kk)
-        row += std::fabs(static_cast<double>(x[i * k + kk]) * static_cast<double>(w[kk * n + j]));
+      for (std::uint64_t kk = 0; kk < k; ++kk) row += xs[i * k + kk] * std::fabs(static_cast<double>(w[kk * n + j]));
       s = std::max(s, row);
     }
-  finish(p, c.kind, c.formats.out_bits, s);
+  finish(p, c, s);
   return p;
 }
 
@@ -275,7 +327,7 @@ PackedOp pack_vq_op(const ArchConfig& c, const VqMatrix& w, const std::vector<ha
       }
       s = std::max(s, sum);
     }
-  finish(p, c.kind, c.formats.out_bits, s);
+  finish(p, c, s);
   return p;
 }
 

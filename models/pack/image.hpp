@@ -52,13 +52,17 @@ struct PackedOp {
   std::string format;
 };
 
-// tolerance_q24 (docs/MEMORY-LAYOUT.md, "Reference and tolerance"):
-//   ceil(2^24 x (2^-10 R + lsb + c S))
-// R = max |reference|; lsb = R / (2^(out_bits-1) - 1) for integer outputs
-// (sa, ant), 0 for FP16 outputs; S = max over outputs of sum_k |x_ik| |w_kj|;
-// c = 2^-9 for FP16/FP32 datapaths (eva, vq-conflict, figlut), 2^-8 for figna
-// (pre-aligned activations), 0 for the exact integer ones (sa, ant).
-std::uint64_t tolerance_q24(ArchKind kind, int out_bits, double max_ref, double abs_sum);
+// tolerance_q24 (docs/MEMORY-LAYOUT.md, "Reference and tolerance"), a bound
+// on |output - FP16 reference| for a K-long reduction:
+//   ceil(2^24 x (2^-10 R + lsb + (u + a 2^-22) S))
+// R = max |reference|; lsb = R / (2^(out_bits-1) - 1) for the integer outputs
+// (sa, ant), else 0; S = max over outputs of sum_k |x_ik| |w_kj| (figna: x_ik
+// taken as its pre-alignment block's largest |x|); u the relative rounding of
+// each term: 2^-11 for eva's FP16 OC entries, 2^-(9 + figna.guard_bits) for
+// figna's truncating alignment, else 0; a the FP32 additions to an output:
+// K C / d + d (eva, vq-conflict), 2 K (figlut), K / systolic.rows + 2 (figna),
+// 0 for the exact integer accumulations (sa, ant).
+std::uint64_t tolerance_q24(const ArchConfig& c, std::uint64_t k, double max_ref, double abs_sum);
 
 // Dense architectures: x (M x K) and W (K x N) row-major floats.
 PackedOp pack_dense_op(const ArchConfig& c, const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m,
@@ -66,6 +70,24 @@ PackedOp pack_dense_op(const ArchConfig& c, const std::vector<float>& x, const s
 // VQ architectures (eva, vq-conflict): w's format must be the architecture's
 // (vq.*); x FP16, M x K.
 PackedOp pack_vq_op(const ArchConfig& c, const VqMatrix& w, const std::vector<half_bits>& x, std::uint64_t m);
+
+// An op's outputs as values: FP16 outputs as they are; sa and ant's integer
+// outputs times s_y, the second float32 parameter word (after the 4 type
+// bytes for ant). `out` holds output_bytes(c, m, n) bytes, `parameters` the
+// op's codebook_addr bytes.
+std::vector<double> decode_outputs(const ArchConfig& c, std::uint64_t m, std::uint64_t n,
+                                   const std::vector<std::uint8_t>& out, const std::vector<std::uint8_t>& parameters);
+
+// The check firmware makes: every |y - reference| <= tolerance_q24 x 2^-24,
+// the reference as the image carries it (M x N FP16).
+struct OutputCheck {
+  bool ok = true;
+  double worst = 0.0;        // max |y - reference|
+  std::size_t worst_at = 0;  // where
+  double tolerance = 0.0;
+};
+OutputCheck check_outputs(const std::vector<double>& y, const std::vector<std::uint8_t>& reference_fp16,
+                          std::uint64_t tolerance_q24);
 
 // Places ops in memory from `base` (the table at `table_addr`, operands from
 // base after it, each region aligned to image_region_align) and returns

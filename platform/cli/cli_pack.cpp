@@ -18,6 +18,7 @@
 #include "common/error.hpp"
 #include "common/fp16.hpp"
 #include "common/vq_math.hpp"
+#include "config/load_arch.hpp"
 #include "config/npy.hpp"
 #include "pack/image.hpp"
 
@@ -220,8 +221,14 @@ int cmd_pack(const std::string& command, const std::vector<std::string>& args) {
                         k = r.number(op["k"], where + ".k", 1u << 20);
     if (!op["m"] || !op["n"] || !op["k"] || m == 0 || n == 0 || k == 0)
       r.fail(op, where, "m, n and k must be given and positive");
+    ArchRequest req;
+    req.arch = arch_name;
+    req.dram = s.dram;
+    req.sets = s.sets;
+    const YAML::Mark mark = op["arch"].Mark();
+    req.origin = fmt::format("{}:{}: {} ({}): arch", spec_path, mark.line + 1, where, name);
+    const ArchConfig arch = load_arch(req);
     try {
-      const ArchConfig arch = arch_named(arch_name, s);
       const std::string xp = file_of(r.text(op["x"], where + ".x"));
       const NpyArray x = read_npy(xp);
       if (x.shape != std::vector<std::uint64_t>{m, k})

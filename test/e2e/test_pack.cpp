@@ -69,7 +69,7 @@ TEST_CASE("pack: bad specs exit 2 naming the problem, and write nothing") {
           "expected (M, K) = (4, 32)");
   refused(dir,
           std::string("ops:\n") + "  - {arch: nosuch, m: 4, n: 128, k: 64, x: blk/mlp_up_x.npy, w: blk/mlp_up_w.npy}\n",
-          "nosuch");
+          "bad.yaml:2: ops[0] (op0): arch: unknown name 'nosuch'");
   refused(dir,
           std::string("ops:\n") + good_op +
               "  - {arch: eva, m: 4, n: 64, k: 64, x: blk/q_proj_x.npy, w: blk/mlp_up_w.npy}\n",
