@@ -16,6 +16,7 @@
 #include "common/op_descriptor.hpp"
 #include "common/stats.hpp"
 #include "common/vq_math.hpp"
+#include "pack/encoded_gemm.hpp"
 
 namespace eva {
 
@@ -23,17 +24,6 @@ class Dma;  // models/dma: every accelerator moves its operands with one
 
 struct OperandBytes {
   std::uint64_t activations = 0, weights = 0, codebooks = 0, outputs = 0;
-};
-
-// A functional GEMM in an accelerator's formats: the DRAM images of its
-// operands, the float64 reference computed from the operands as encoded (so
-// only the datapath's own rounding separates it from the result), and how to
-// read the outputs back.
-struct EncodedGemm {
-  std::vector<std::uint8_t> activations, weights, parameters;
-  std::vector<double> reference;  // M x N
-  std::function<std::vector<double>(const std::vector<std::uint8_t>& out_bytes)> decode_output;
-  std::string format;  // what the encoding chose, for the report
 };
 
 class Accelerator : public sc_core::sc_module {

@@ -12,6 +12,7 @@
 #include "common/timeline.hpp"
 #include "common/vq_math.hpp"
 #include "eva/vq_weights.hpp"
+#include "pack/operand_layout.hpp"
 #include "vector/vector_op.hpp"
 
 namespace eva {
@@ -69,10 +70,8 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
       buffer_port("buffer_port"),
       m_config(config),
       m_clock(config.clock_mhz),
-      m_lookups(static_cast<std::uint64_t>(config.epilogue.units) *
-                static_cast<std::uint64_t>(config.epilogue.adder_inputs)),
-      m_depth(static_cast<std::uint64_t>(config.oc.size_kib) * 1024 / 2 /
-              (static_cast<std::uint64_t>(config.oc.banks) * static_cast<std::uint64_t>(config.oc.bank_width_bytes))),
+      m_lookups(eva_lookups(config.epilogue)),
+      m_depth(eva_oc_depth(config.oc)),
       m_pipeline(static_cast<std::uint64_t>(std::ceil(std::log2(std::max(2, config.epilogue.adder_inputs)))) + 1),
       m_input_base(buffer_bases(config.buffers)[0]),
       m_codebook_base(buffer_bases(config.buffers)[1]),
@@ -129,14 +128,7 @@ EvaTiler EvaAccelerator::tiler(std::uint64_t m, std::uint64_t k, std::uint64_t n
 }
 
 std::vector<std::uint8_t> EvaAccelerator::vq_index_image(const VqMatrix& w, std::uint64_t m) const {
-  const EvaTiler t = tiler(m, w.k, w.n);
-  std::vector<std::uint8_t> packed(t.index_bytes(), 0);
-  for (int c = 0; c < w.codebooks; ++c)
-    for (std::uint64_t v = 0; v < w.subvectors(); ++v)
-      for (std::uint64_t j = 0; j < w.n; ++j)
-        pack_index(packed.data() + t.run_offset(c, v, j / EvaTiler::tile_cols), j % EvaTiler::tile_cols, w.index_bits,
-                   w.at(c, v, j));
-  return packed;
+  return eva_index_image(tiler(m, w.k, w.n), w);
 }
 
 std::uint64_t EvaAccelerator::column_cycles(std::uint64_t rows) const {

@@ -45,6 +45,7 @@ commands:
   gemm     --arch A --m M --n N --k K one FC layer: M x K activations times K x N weights
   run      --arch A --model M         a whole model: --phase decode|prefill|e2e
   vq-gemv  --x X.npy --codebooks CB.npy --indices IDX.npy --out Y.npy
+  pack     SPEC.yaml -o IMAGE [--manifest M.json]  .npy operands -> a memory image (--example DIR)
   compare  --model M [--archs a,b]    every architecture side by side
   e2e      --model M [--dataset dolly] end to end over a request trace
   sweep    SWEEP.yaml [-j N] [--out DIR]
@@ -345,17 +346,10 @@ int cmd_dram_bench(const std::string& command, const std::vector<std::string>& a
 }
 
 const std::map<std::string, Command>& commands() {
-  static const std::map<std::string, Command> table = {{"list", cmd_list},
-                                                       {"config", cmd_config},
-                                                       {"describe", cmd_describe},
-                                                       {"gemm", cmd_gemm},
-                                                       {"run", cmd_run},
-                                                       {"compare", cmd_compare},
-                                                       {"e2e", cmd_e2e},
-                                                       {"vq-gemv", cmd_vq_gemv},
-                                                       {"sweep", cmd_sweep},
-                                                       {"validate", cmd_validate},
-                                                       {"dram-bench", cmd_dram_bench}};
+  static const std::map<std::string, Command> table = {
+      {"list", cmd_list}, {"config", cmd_config},   {"describe", cmd_describe}, {"gemm", cmd_gemm},
+      {"run", cmd_run},   {"compare", cmd_compare}, {"e2e", cmd_e2e},           {"vq-gemv", cmd_vq_gemv},
+      {"pack", cmd_pack}, {"sweep", cmd_sweep},     {"validate", cmd_validate}, {"dram-bench", cmd_dram_bench}};
   return table;
 }
 

@@ -60,5 +60,7 @@ int cmd_run(const std::string& command, const std::vector<std::string>& args);
 int cmd_compare(const std::string& command, const std::vector<std::string>& args);
 int cmd_e2e(const std::string& command, const std::vector<std::string>& args);
 int cmd_validate(const std::string& command, const std::vector<std::string>& args);
+// eva-sim pack (cli_pack.cpp).
+int cmd_pack(const std::string& command, const std::vector<std::string>& args);
 
 }  // namespace eva

@@ -44,14 +44,15 @@ std::optional<std::string> scalar(const ParamSet& p, const std::string& key) {
 }
 
 // An architecture file, with the built-in it names as `base` underneath.
-ParamSet load_arch_file(const std::string& arch, int depth) {
-  ParamSet own = load_named(arch, arch_dir, builtin_arch_names(), "--arch", "");
+ParamSet load_arch_file(const std::string& arch, const std::string& origin, int depth) {
+  ParamSet own = load_named(arch, arch_dir, builtin_arch_names(), origin, "");
   const auto base = scalar(own, "base");
   if (!base) return own;
   if (depth >= 8)
     throw InputError(fmt::format("{}: base: too many levels of base architectures", own.find("base")->origin));
+  const std::string base_origin = own.find("base")->origin + ": base";
   own.erase("base");
-  ParamSet merged = load_arch_file(*base, depth + 1);
+  ParamSet merged = load_arch_file(*base, base_origin, depth + 1);
   merged.merge(own);
   return merged;
 }
@@ -112,7 +113,7 @@ std::vector<std::string> builtin_arch_names() { return builtin_names(arch_dir, "
 std::vector<std::string> builtin_dram_names() { return builtin_names(dram_dir, ".yaml"); }
 
 ArchConfig load_arch(const ArchRequest& request) {
-  ParamSet arch = load_arch_file(request.arch, 0);
+  ParamSet arch = load_arch_file(request.arch, request.origin, 0);
   ParamSet sets;
   for (const auto& s : request.sets) sets.set_override(s);
 

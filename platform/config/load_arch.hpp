@@ -16,6 +16,7 @@ struct ArchRequest {
   std::string arch;                 // built-in name or path to a YAML file
   std::optional<std::string> dram;  // --dram
   std::vector<std::string> sets;    // --set key=value, in order
+  std::string origin = "--arch";    // where `arch` was given, for messages
 };
 
 ArchConfig load_arch(const ArchRequest& request);

@@ -9,14 +9,11 @@
 #include "baselines/ant/ant_format.hpp"
 #include "baselines/sa/int_datapath.hpp"
 #include "common/error.hpp"
-#include "systolic/tile_layout.hpp"
+#include "pack/operand_layout.hpp"
 
 namespace eva {
 
 namespace {
-
-// Tile growth of a BitFusion-style PE for an operand of `bits`.
-std::uint64_t split(int bits) { return static_cast<std::uint64_t>(8 / std::max(bits, 4)); }
 
 class AntDatapath : public WsDatapath {
  public:
@@ -68,8 +65,9 @@ class AntDatapath : public WsDatapath {
 
 WsGemmConfig AntAccelerator::gemm_config(const WsAcceleratorConfig& c) {
   WsGemmConfig g{c.systolic, c.buffers, c.formats, c.tiling};
-  g.tile_k = static_cast<std::uint64_t>(c.systolic.rows) * split(c.formats.act_bits);
-  g.tile_n = static_cast<std::uint64_t>(c.systolic.cols) * split(c.formats.weight_bits);
+  const WsGeometry a = ant_geometry(c.systolic, c.formats);
+  g.tile_k = a.tile_k;
+  g.tile_n = a.tile_n;
   return g;
 }
 
@@ -89,52 +87,7 @@ void AntAccelerator::check(const GemmDescriptor& op) const {
 
 EncodedGemm AntAccelerator::encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m,
                                         std::uint64_t n, std::uint64_t k) const {
-  const FormatConfig& f = m_config.formats;
-  // Weights are searched per output channel: channel-major copy of W.
-  std::vector<float> wt(n * k);
-  for (std::uint64_t kk = 0; kk < k; ++kk)
-    for (std::uint64_t j = 0; j < n; ++j) wt[j * k + kk] = w[kk * n + j];
-  const ant::AntChoice a = ant::select_type(x, 1, f.act_bits, ant::TensorKind::activation);
-  const ant::AntChoice b = ant::select_type(wt, n, f.weight_bits, ant::TensorKind::weight);
-  const ant::AntQuantizer qa(a.format), qb(b.format);
-
-  EncodedGemm e;
-  e.activations.assign(packed_bytes(m * k, f.act_bits), 0);
-  for (std::uint64_t i = 0; i < m * k; ++i) pack_index(e.activations.data(), i, f.act_bits, a.codes[i]);
-  std::vector<std::uint32_t> codes(k * n);
-  for (std::uint64_t kk = 0; kk < k; ++kk)
-    for (std::uint64_t j = 0; j < n; ++j) codes[kk * n + j] = b.codes[j * k + kk];
-  e.weights = pack_tile_major(codes, k, n, m_geometry.tile_k, m_geometry.tile_n, f.weight_bits);
-
-  // Reference: the decoded operands' products in float64, with the alphas as
-  // stored (float32), as the PEs use them.
-  e.reference.assign(m * n, 0.0);
-  double out_max = 0.0;
-  for (std::uint64_t i = 0; i < m; ++i)
-    for (std::uint64_t j = 0; j < n; ++j) {
-      double y = 0.0;
-      for (std::uint64_t kk = 0; kk < k; ++kk)
-        y += qa.dequantize(a.codes[i * k + kk], static_cast<float>(a.alphas[0])) *
-             qb.dequantize(b.codes[j * k + kk], static_cast<float>(b.alphas[j]));
-      e.reference[i * n + j] = y;
-      out_max = std::max(out_max, std::fabs(y));
-    }
-  const float out_scale = out_max > 0 ? static_cast<float>(out_max / static_cast<double>(int_max(f.out_bits))) : 1.0f;
-  e.parameters = {static_cast<std::uint8_t>(a.format.type), static_cast<std::uint8_t>(a.format.is_signed),
-                  static_cast<std::uint8_t>(b.format.type), static_cast<std::uint8_t>(b.format.is_signed)};
-  std::vector<float> p = {static_cast<float>(a.alphas[0]), out_scale};
-  for (double alpha : b.alphas) p.push_back(static_cast<float>(alpha));
-  e.parameters.resize(4 + p.size() * 4);
-  std::memcpy(e.parameters.data() + 4, p.data(), p.size() * 4);
-  const int out_bits = f.out_bits;
-  e.decode_output = [out_bits, out_scale, count = m * n](const std::vector<std::uint8_t>& bytes) {
-    return int_bytes_to_doubles(bytes, count, out_bits, out_scale);
-  };
-
-  e.format = fmt::format("activations {}{} {}-bit, weights {}{} {}-bit", a.format.is_signed ? "signed " : "unsigned ",
-                         ant::type_name(a.format.type), f.act_bits, b.format.is_signed ? "signed " : "unsigned ",
-                         ant::type_name(b.format.type), f.weight_bits);
-  return e;
+  return encode_ant_gemm(m_config.formats, x, w, m, n, k, WsGeometry{m_geometry.tile_k, m_geometry.tile_n, 1});
 }
 
 }  // namespace eva

@@ -10,12 +10,11 @@
 #include "common/error.hpp"
 #include "common/fp16.hpp"
 #include "common/int_quant.hpp"
+#include "pack/operand_layout.hpp"
 
 namespace eva {
 
 namespace {
-
-std::uint64_t bytes_for_bits(std::uint64_t bits) { return (bits + 7) / 8; }
 
 // Bit-planes in the layout of figlut_accelerator.hpp.
 class BitPlaneWeights : public WeightSource {
@@ -23,11 +22,8 @@ class BitPlaneWeights : public WeightSource {
   BitPlaneWeights(int planes, int mpus)
       : m_planes(static_cast<std::uint64_t>(planes)), m_mpus(static_cast<std::uint64_t>(mpus)) {}
 
-  std::uint64_t planes_in(std::uint64_t pass) const { return std::min(m_mpus, m_planes - pass * m_mpus); }
-  std::uint64_t offset(const WsTile& t, std::uint64_t k) const {
-    return t.n0 * m_planes * bytes_for_bits(k) + m_planes * t.n * (t.k0 / 8) +
-           t.pass * m_mpus * t.n * bytes_for_bits(t.k);
-  }
+  std::uint64_t planes_in(std::uint64_t pass) const { return figlut_planes_in(m_planes, m_mpus, pass); }
+  std::uint64_t offset(const WsTile& t, std::uint64_t k) const { return figlut_tile_offset(m_planes, m_mpus, t, k); }
   Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& t, const BufferSlot& slot) override {
     const std::uint64_t bytes = tile_bytes(t);
     return dma.start_load(op.weight_addr + offset(t, op.k), bytes, 1, bytes, slot.at, !slot.data);
@@ -201,12 +197,10 @@ WsGemmConfig FiglutAccelerator::gemm_config(const WsAcceleratorConfig& c, const 
   // Attention: the KV cache's kv_bits taken as bit-planes, FP16 in and out.
   const FormatConfig formats = kv ? c.formats.kv_formats() : c.formats;
   WsGemmConfig g{c.systolic, c.buffers, formats, c.tiling};
-  const auto planes = static_cast<std::uint64_t>(formats.weight_bits);
-  const auto mpus = static_cast<std::uint64_t>(f.mpus);
-  const std::uint64_t share = (mpus + planes - 1) / planes;  // MPUs per plane along K
-  g.tile_k = static_cast<std::uint64_t>(c.systolic.cols) * static_cast<std::uint64_t>(f.mu) * share;
-  g.tile_n = static_cast<std::uint64_t>(c.systolic.rows) * static_cast<std::uint64_t>(f.racs_per_pe);
-  g.passes = (planes + mpus - 1) / mpus;
+  const WsGeometry l = figlut_geometry(c.systolic, f, formats);
+  g.tile_k = l.tile_k;
+  g.tile_n = l.tile_n;
+  g.passes = l.passes;
   return g;
 }
 
@@ -248,7 +242,7 @@ std::vector<const StatGroup*> FiglutAccelerator::stat_groups() {
 }
 
 std::uint64_t FiglutAccelerator::weight_bytes(std::uint64_t n, std::uint64_t k) const {
-  return n * static_cast<std::uint64_t>(m_config.formats.weight_bits) * bytes_for_bits(k);
+  return figlut_weight_bytes(m_config.formats.weight_bits, n, k);
 }
 
 void FiglutAccelerator::check(const GemmDescriptor& op) const {
@@ -269,62 +263,8 @@ void FiglutAccelerator::check(const GemmDescriptor& op) const {
 
 EncodedGemm FiglutAccelerator::encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m,
                                            std::uint64_t n, std::uint64_t k) const {
-  const int q = m_config.formats.weight_bits;
-  const auto planes = static_cast<std::uint64_t>(q);
-  // Uniform asymmetric INT-q per output row (min/max), then BCQ (3.2).
-  const AsymmetricColumns aq = quantize_asymmetric_columns(w, k, n, q);
-  std::vector<std::uint8_t> codes(n * k);
-  for (std::uint64_t kk = 0; kk < k; ++kk)
-    for (std::uint64_t j = 0; j < n; ++j) codes[j * k + kk] = static_cast<std::uint8_t>(aq.codes[kk * n + j]);
-  const std::vector<float>& scales = aq.scale;
-  const std::vector<float>& zeros = aq.zero;
-  figlut::BcqMatrix b = figlut::bcq_from_uniform(codes, scales, zeros, n, k, q, k);
-  // The parameters travel as FP16: the reference uses them as rounded.
-  EncodedGemm e;
-  std::vector<half_bits> params(n * (planes + 1));
-  for (std::uint64_t i = 0; i < n * planes; ++i) {
-    params[i] = float_to_half(b.alpha[i]);
-    b.alpha[i] = half_to_float(params[i]);
-  }
-  for (std::uint64_t j = 0; j < n; ++j) {
-    params[n * planes + j] = float_to_half(b.offset[j]);
-    b.offset[j] = half_to_float(params[n * planes + j]);
-  }
-  e.parameters.resize(params.size() * 2);
-  std::memcpy(e.parameters.data(), params.data(), e.parameters.size());
-  std::vector<half_bits> xh(m * k);
-  for (std::uint64_t i = 0; i < m * k; ++i) xh[i] = float_to_half(x[i]);
-  e.activations.resize(xh.size() * 2);
-  std::memcpy(e.activations.data(), xh.data(), e.activations.size());
-  // Bit-planes in the tile layout.
-  const BitPlaneWeights layout(q, m_figlut.mpus);
-  e.weights.assign(weight_bytes(n, k), 0);
-  const WsTiler tiler(1, k, n, m_geometry.tile_k, m_geometry.tile_n, 1, m_geometry.passes);
-  for (std::uint64_t i = 0; i < tiler.tiles_per_block(); ++i) {
-    const WsTile t = tiler.at(i);
-    std::uint8_t* tile = e.weights.data() + layout.offset(t, k);
-    const std::uint64_t p0 = t.pass * static_cast<std::uint64_t>(m_figlut.mpus);
-    for (std::uint64_t p = 0; p < layout.planes_in(t.pass); ++p)
-      for (std::uint64_t nn = 0; nn < t.n; ++nn)
-        for (std::uint64_t kk = 0; kk < t.k; ++kk)
-          if (b.bit(static_cast<int>(p0 + p), t.n0 + nn, t.k0 + kk)) {
-            std::uint8_t& byte = tile[(p * t.n + nn) * bytes_for_bits(t.k) + kk / 8];
-            byte = static_cast<std::uint8_t>(byte | (1u << (kk % 8)));
-          }
-  }
-  e.reference.assign(m * n, 0.0);
-  for (std::uint64_t i = 0; i < m; ++i)
-    for (std::uint64_t j = 0; j < n; ++j) {
-      double y = 0.0;
-      for (std::uint64_t kk = 0; kk < k; ++kk)
-        y += static_cast<double>(half_to_float(xh[i * k + kk])) * b.weight(j, kk);
-      e.reference[i * n + j] = y;
-    }
-  e.decode_output = [count = m * n](const std::vector<std::uint8_t>& bytes) {
-    return fp16_bytes_to_doubles(bytes, count);
-  };
-  e.format = fmt::format("FP16 x BCQ-{} (uniform INT{} per row, FP16 alpha and offset), FP32 LUT", q, q);
-  return e;
+  return encode_figlut_gemm(m_config.formats, m_figlut,
+                            WsGeometry{m_geometry.tile_k, m_geometry.tile_n, m_geometry.passes}, x, w, m, n, k);
 }
 
 }  // namespace eva

@@ -9,7 +9,7 @@
 #include "baselines/figna/prealign.hpp"
 #include "common/error.hpp"
 #include "common/int_quant.hpp"
-#include "systolic/tile_layout.hpp"
+#include "pack/operand_layout.hpp"
 
 namespace eva {
 
@@ -77,36 +77,7 @@ void FignaAccelerator::check(const GemmDescriptor& op) const {
 
 EncodedGemm FignaAccelerator::encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m,
                                           std::uint64_t n, std::uint64_t k) const {
-  const int q = m_config.formats.weight_bits;
-  const AsymmetricColumns aq = quantize_asymmetric_columns(w, k, n, q);
-  const std::vector<std::uint32_t>& codes = aq.codes;
-  const std::vector<float>& scale = aq.scale;
-  const std::vector<float>& zero = aq.zero;
-  EncodedGemm e;
-  e.weights = pack_tile_major(codes, k, n, static_cast<std::uint64_t>(m_config.systolic.rows),
-                              static_cast<std::uint64_t>(m_config.systolic.cols), q);
-  e.parameters.resize(8 * n);
-  std::memcpy(e.parameters.data(), scale.data(), 4 * n);
-  std::memcpy(e.parameters.data() + 4 * n, zero.data(), 4 * n);
-  std::vector<half_bits> xh(m * k);
-  for (std::uint64_t i = 0; i < m * k; ++i) xh[i] = float_to_half(x[i]);
-  e.activations.resize(2 * m * k);
-  std::memcpy(e.activations.data(), xh.data(), e.activations.size());
-  e.reference.assign(m * n, 0.0);
-  for (std::uint64_t i = 0; i < m; ++i)
-    for (std::uint64_t j = 0; j < n; ++j) {
-      double y = 0.0;
-      for (std::uint64_t kk = 0; kk < k; ++kk)
-        y += static_cast<double>(half_to_float(xh[i * k + kk])) * static_cast<double>(scale[j]) *
-             (static_cast<double>(codes[kk * n + j]) - static_cast<double>(zero[j]));
-      e.reference[i * n + j] = y;
-    }
-  e.decode_output = [count = m * n](const std::vector<std::uint8_t>& bytes) {
-    return fp16_bytes_to_doubles(bytes, count);
-  };
-  e.format = fmt::format("FP16 pre-aligned per {}-activation block, INT{} weights (per-channel scale and zero)",
-                         m_config.systolic.rows, q);
-  return e;
+  return encode_figna_gemm(m_config.formats, m_config.systolic, x, w, m, n, k);
 }
 
 }  // namespace eva

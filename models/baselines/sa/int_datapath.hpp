@@ -52,10 +52,8 @@ class IntDatapath : public WsDatapath {
       }
   }
 
-  // Host side: quantises x and W as above and packs W tile-major.
-  static EncodedGemm encode(const FormatConfig& f, const std::vector<float>& x, const std::vector<float>& w,
-                            std::uint64_t m, std::uint64_t n, std::uint64_t k, std::uint64_t tile_k,
-                            std::uint64_t tile_n);
+  // Host side: pack/operand_layout.hpp, encode_int_gemm (the same scales,
+  // W packed tile-major).
 
  private:
   FormatConfig m_f;

@@ -1,6 +1,7 @@
 #include "baselines/sa/sa_accelerator.hpp"
 
 #include "baselines/sa/int_datapath.hpp"
+#include "pack/operand_layout.hpp"
 
 namespace eva {
 
@@ -13,8 +14,7 @@ SaAccelerator::SaAccelerator(const sc_core::sc_module_name& name, const WsAccele
 
 EncodedGemm SaAccelerator::encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m,
                                        std::uint64_t n, std::uint64_t k) const {
-  return IntDatapath::encode(m_config.formats, x, w, m, n, k, static_cast<std::uint64_t>(m_config.systolic.rows),
-                             static_cast<std::uint64_t>(m_config.systolic.cols));
+  return encode_int_gemm(m_config.formats, x, w, m, n, k, ws_geometry(m_config.systolic));
 }
 
 }  // namespace eva

@@ -11,6 +11,7 @@
 #include "common/fp16.hpp"
 #include "common/sync.hpp"
 #include "common/timeline.hpp"
+#include "pack/operand_layout.hpp"
 
 namespace eva {
 
@@ -212,14 +213,7 @@ std::vector<Dma::Transfer> VqConflictAccelerator::load_codebooks(const GemmDescr
 }
 
 std::vector<std::uint8_t> VqConflictAccelerator::vq_index_image(const VqMatrix& w, std::uint64_t) const {
-  const std::uint64_t row = packed_index_bytes(w.n, w.index_bits);
-  std::vector<std::uint8_t> image(static_cast<std::uint64_t>(w.codebooks) * w.subvectors() * row, 0);
-  for (int c = 0; c < w.codebooks; ++c)
-    for (std::uint64_t v = 0; v < w.subvectors(); ++v)
-      for (std::uint64_t j = 0; j < w.n; ++j)
-        pack_index(image.data() + (static_cast<std::uint64_t>(c) * w.subvectors() + v) * row, j, w.index_bits,
-                   w.at(c, v, j));
-  return image;
+  return vq_conflict_index_image(w);
 }
 
 std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
