@@ -129,7 +129,8 @@ int write_example(const std::string& dir, std::uint64_t seed) {
   };
   std::string spec = fmt::format(
       "# One small transformer block (d_model {}, d_ff {}, {} tokens), seed {}: eva-sim pack --example\n"
-      "base: 0x0\nops:\n",
+      "# Placed where the example SoC's DRAM starts (docs/SOC.md), so eva-soc --image runs it.\n"
+      "base: 0x80000000\nops:\n",
       d_model, d_ff, tokens, seed);
   for (const char* name : {"q_proj", "k_proj", "v_proj", "o_proj"}) {
     const VqProblem p = random_vq_problem(tokens, d_model, d_model, 2, 8, 8, 0, 0, 0.0, rng());

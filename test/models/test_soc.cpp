@@ -2,15 +2,20 @@
 // on the Unicorn core and drives EVA and FIGLUT through their registers. One
 // simulation per test case.
 #include <sys/wait.h>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
 #include "arch/presets.hpp"
+#include "common/vq_math.hpp"
+#include "firmware/soc_map.h"
+#include "pack/image.hpp"
 #include "sim_check.hpp"
 #include "soc.hpp"
 #include "vp/platform.hpp"
@@ -79,4 +84,63 @@ TEST_CASE("soc: eva-soc refuses bad input with exit 2 and one line") {
   CHECK(run_eva_soc("--dram nope", err) == 2);
   CHECK(run_eva_soc("--bogus 1", err) == 2);
   CHECK(err == "eva-soc: unknown option --bogus (see --help)\n");
+}
+
+// One small transformer block packed by the packing library at the DRAM's
+// base (docs/SOC.md): Q, K, V, O on EVA (AQLM 2x8), the MLP on FIGLUT. The
+// firmware queues them on both accelerators, waits for the interrupts and
+// checks each output against the FP16 reference the image carries; the test
+// then reads the outputs back from the DRAM and compares them with the
+// float64 reference.
+TEST_CASE(
+    "soc: the firmware runs a packed block on both accelerators, and its outputs in DRAM match the float64 reference") {
+  soc::SocConfig c = config("ddr4-3200");
+  const std::uint64_t tokens = 4, d_model = 64, d_ff = 128;
+  std::vector<PackedOp> packed;
+  std::vector<const ArchConfig*> archs;
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    const VqProblem p = random_vq_problem(tokens, d_model, d_model, c.eva.vq.codebooks, c.eva.vq.index_bits,
+                                          c.eva.vq.vector_dim, 0, 0, 0.0, seed);
+    packed.push_back(pack_vq_op(c.eva, p.w, p.x, p.m));
+    archs.push_back(&c.eva);
+  }
+  std::mt19937_64 rng(7);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (const auto& [k, n] : {std::pair{d_model, d_ff}, std::pair{d_ff, d_model}}) {
+    std::vector<float> x(tokens * k), w(k * n);
+    for (float& v : x) v = normal(rng);
+    for (float& v : w) v = 0.05f * normal(rng);
+    packed.push_back(pack_dense_op(c.figlut, x, w, tokens, n, k));
+    archs.push_back(&c.figlut);
+  }
+  std::vector<eva_image_op_t> table;
+  soc::MemoryImage image;
+  image.segments = layout_image(packed, table, 0x80000000ull, 0x80000000ull);
+  c.image = &image;
+  soc::Soc soc("soc", c);
+  test::run_clean();
+  const std::string& out = soc.uart().text();
+  INFO(out);
+  REQUIRE(soc.core().finished());
+  CHECK(soc.core().error().empty());
+  CHECK(soc.core().exit_code() == 0);
+  CHECK(out.find("queued 4 ops on EVA, 2 on FIGLUT") != std::string::npos);
+  CHECK(out.find("RESULT: PASS: the outputs of 6 ops match the reference") != std::string::npos);
+  for (std::size_t i = 0; i < packed.size(); ++i) {
+    const eva_image_op_t& o = table[i];
+    std::vector<std::uint8_t> y_bytes(packed[i].out_bytes);
+    soc.dram().storage().read(o.out_addr - SOC_DRAM_BASE, y_bytes.data(), y_bytes.size());  // the DRAM's own address
+    const std::vector<double> y = decode_outputs(*archs[i], o.m, o.n, y_bytes, packed[i].codebooks);
+    const std::vector<double>& ref = packed[i].reference;
+    REQUIRE(y.size() == ref.size());
+    double err = 0.0, norm = 0.0;
+    for (std::size_t e = 0; e < y.size(); ++e) {
+      err += (y[e] - ref[e]) * (y[e] - ref[e]);
+      norm += ref[e] * ref[e];
+    }
+    INFO("op " << i << " (" << archs[i]->name << "): relative L2 error " << std::sqrt(err / norm));
+    CHECK(norm > 0.0);
+    CHECK(std::sqrt(err / norm) < 2e-3);
+    CHECK(check_outputs(y, packed[i].reference_fp16, o.tolerance_q24).ok);
+  }
 }
