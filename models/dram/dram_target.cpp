@@ -45,28 +45,20 @@ bool DramTarget::check(tlm::tlm_generic_payload& trans) const {
   return true;
 }
 
-void DramTarget::move_write(tlm::tlm_generic_payload& trans) {
+void DramTarget::move(tlm::tlm_generic_payload& trans) {
   if (is_timing_only(trans)) return;
+  const bool write = trans.is_write();
   const unsigned char* be = trans.get_byte_enable_ptr();
+  const std::uint64_t addr = trans.get_address();
+  std::uint8_t* data = trans.get_data_ptr();
   if (!be) {
-    m_storage.write(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
+    write ? m_storage.write(addr, data, trans.get_data_length()) : m_storage.read(addr, data, trans.get_data_length());
     return;
   }
   const unsigned int be_len = trans.get_byte_enable_length();
   for (unsigned int i = 0; i < trans.get_data_length(); ++i)
-    if (be[i % be_len] == TLM_BYTE_ENABLED) m_storage.write(trans.get_address() + i, trans.get_data_ptr() + i, 1);
-}
-
-void DramTarget::move_read(tlm::tlm_generic_payload& trans) {
-  if (is_timing_only(trans)) return;
-  const unsigned char* be = trans.get_byte_enable_ptr();
-  if (!be) {
-    m_storage.read(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
-    return;
-  }
-  const unsigned int be_len = trans.get_byte_enable_length();
-  for (unsigned int i = 0; i < trans.get_data_length(); ++i)
-    if (be[i % be_len] == TLM_BYTE_ENABLED) m_storage.read(trans.get_address() + i, trans.get_data_ptr() + i, 1);
+    if (be[i % be_len] == TLM_BYTE_ENABLED)
+      write ? m_storage.write(addr + i, data + i, 1) : m_storage.read(addr + i, data + i, 1);
 }
 
 void DramTarget::count(tlm::tlm_generic_payload& trans) {
@@ -77,7 +69,7 @@ void DramTarget::count(tlm::tlm_generic_payload& trans) {
 
 bool DramTarget::try_accept(tlm::tlm_generic_payload& trans) {
   if (!accept(trans)) return false;
-  if (trans.is_write()) move_write(trans);  // the data is captured when the request is taken
+  if (trans.is_write()) move(trans);  // the data is captured when the request is taken
   count(trans);
   return true;
 }
@@ -133,7 +125,7 @@ void DramTarget::on_response_due() {
 
 void DramTarget::respond(tlm::tlm_generic_payload& trans) {
   // The data has moved.
-  if (trans.is_read()) move_read(trans);
+  if (trans.is_read()) move(trans);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
   const auto blocking = m_blocking.find(&trans);
   if (blocking != m_blocking.end()) {
@@ -182,10 +174,7 @@ void DramTarget::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
   sc_core::sc_time due;
   const sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
   if (!m_held && time_now(trans, arrival, due)) {
-    if (trans.is_write())
-      move_write(trans);
-    else
-      move_read(trans);
+    move(trans);
     count(trans);
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     delay = due - sc_core::sc_time_stamp();
@@ -204,10 +193,7 @@ void DramTarget::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
 
 unsigned int DramTarget::transport_dbg(tlm::tlm_generic_payload& trans) {
   if (!check(trans)) return 0;
-  if (trans.is_read())
-    move_read(trans);
-  else
-    move_write(trans);
+  move(trans);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
   return trans.get_data_length();
 }

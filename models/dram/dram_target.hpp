@@ -76,9 +76,9 @@ class DramTarget : public sc_core::sc_module {
   bool check(tlm::tlm_generic_payload& trans) const;
   bool try_accept(tlm::tlm_generic_payload& trans);
   void count(tlm::tlm_generic_payload& trans);
-  // Moves the data of `trans` (honouring byte enables), unless timing-only.
-  void move_write(tlm::tlm_generic_payload& trans);
-  void move_read(tlm::tlm_generic_payload& trans);
+  // Moves the data of `trans` in its direction (honouring byte enables),
+  // unless timing-only.
+  void move(tlm::tlm_generic_payload& trans);
   void send_response(tlm::tlm_generic_payload& trans);
   void send_pending();
 

@@ -79,6 +79,19 @@ std::vector<std::uint8_t> encode_op_table(const std::vector<eva_image_op_t>& ops
   return b;
 }
 
+GemmDescriptor gemm_descriptor(const eva_image_op_t& op) {
+  GemmDescriptor d;
+  d.m = op.m;
+  d.n = op.n;
+  d.k = op.k;
+  d.act_addr = op.act_addr;
+  d.weight_addr = op.weight_addr;
+  d.codebook_addr = op.codebook_addr;
+  d.out_addr = op.out_addr;
+  d.functional = (op.flags & EVA_IMAGE_OP_FUNCTIONAL) != 0;
+  return d;
+}
+
 std::vector<eva_image_op_t> decode_op_table(const std::vector<std::uint8_t>& b) {
   if (b.size() < EVA_IMAGE_TABLE_BYTES)
     throw InputError(

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "arch/arch_config.hpp"
+#include "common/op_descriptor.hpp"
 #include "common/vq_math.hpp"
 #include "eva_image.h"
 #include "pack/encoded_gemm.hpp"
@@ -27,6 +28,8 @@ std::uint64_t fnv1a64(const std::uint8_t* data, std::size_t size);
 std::vector<std::uint8_t> encode_op_table(const std::vector<eva_image_op_t>& ops);
 // Throws InputError naming the byte offset of what is wrong.
 std::vector<eva_image_op_t> decode_op_table(const std::vector<std::uint8_t>& bytes);
+// The GEMM an op-table entry describes, as a platform or a driver runs it.
+GemmDescriptor gemm_descriptor(const eva_image_op_t& op);
 
 // The file: magic, version, segment count, then each segment.
 std::vector<std::uint8_t> encode_image(const std::vector<ImageSegment>& segments);

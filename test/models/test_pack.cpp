@@ -47,16 +47,7 @@ void run_image(const ArchConfig& a, std::vector<PackedOp> packed) {
   REQUIRE(ops.size() == packed.size());
   for (const eva_image_op_t& o : ops) {
     REQUIRE(o.arch == image_arch_code(a.kind));
-    GemmDescriptor d;
-    d.m = o.m;
-    d.n = o.n;
-    d.k = o.k;
-    d.act_addr = o.act_addr;
-    d.weight_addr = o.weight_addr;
-    d.codebook_addr = o.codebook_addr;
-    d.out_addr = o.out_addr;
-    d.functional = (o.flags & EVA_IMAGE_OP_FUNCTIONAL) != 0;
-    platform.add(d);
+    platform.add(gemm_descriptor(o));
   }
   test::run_clean();
   for (std::size_t i = 0; i < ops.size(); ++i) {
