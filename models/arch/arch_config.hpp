@@ -45,12 +45,19 @@ struct SimConfig {
   // 500,000 spans make a trace file of about 50 MB, which the Perfetto UI
   // still opens comfortably.
   int trace_max_spans = 500000;
+  // A base-protocol checker (models/checker) between each initiator and
+  // target the platform binds: DMA <-> DRAM, DMA <-> on-chip bus, the example
+  // SoC's router ports. Off by default because it costs simulation speed (a
+  // map lookup and a dozen checks per phase of every burst); every simulating
+  // test turns it on.
+  bool check_protocol = false;
 
   template <class V>
   void visit(V& v) {
     v.field("quantum_ns", quantum_ns, positive_up_to(1e9), "global TLM quantum, ns");
     v.field("trace_max_spans", trace_max_spans, between(0, 100000000),
             "run --trace: unit spans kept (operations are always kept)");
+    v.field("check_protocol", check_protocol, "a TLM-2.0 base-protocol checker on every socket the platform binds");
   }
 };
 

@@ -61,22 +61,34 @@ Soc::Soc(const sc_core::sc_module_name& name, const SocConfig& config) : sc_modu
   m_core = std::make_unique<RiscvCore>("core", cc);
   std::copy(config.firmware.begin(), config.firmware.end(), m_core->sram().begin());
 
+  // Every socket pair through the router, with a base-protocol checker in
+  // between when the configuration asks for one (sim.check_protocol of the
+  // eva architecture, which also gives the DRAM).
+  const auto link = [this, check = config.eva.sim.check_protocol](auto& initiator, auto& target, const char* name) {
+    if (!check) {
+      initiator.bind(target);
+      return;
+    }
+    m_checkers.push_back(std::make_unique<ProtocolChecker>(name));
+    initiator.bind(m_checkers.back()->target_socket);
+    m_checkers.back()->initiator_socket.bind(target);
+  };
   // Initiators: the core and both DMAs, in one address map.
-  m_core->socket.bind(m_router->target_socket);
-  m_eva->memory_socket().bind(m_router->target_socket);
-  m_figlut->memory_socket().bind(m_router->target_socket);
+  link(m_core->socket, m_router->target_socket, "core_checker");
+  link(m_eva->memory_socket(), m_router->target_socket, "eva_dma_checker");
+  link(m_figlut->memory_socket(), m_router->target_socket, "figlut_dma_checker");
   // Targets, in binding order.
-  m_router->initiator_socket.bind(m_sysctl->target_socket);
+  link(m_router->initiator_socket, m_sysctl->target_socket, "sysctl_checker");
   m_router->map(0, SOC_SYSCTL_BASE, SOC_DEVICE_WINDOW, "sysctl");
-  m_router->initiator_socket.bind(m_uart->target_socket);
+  link(m_router->initiator_socket, m_uart->target_socket, "uart_checker");
   m_router->map(1, SOC_UART_BASE, SOC_DEVICE_WINDOW, "uart");
-  m_router->initiator_socket.bind(m_intc->target_socket);
+  link(m_router->initiator_socket, m_intc->target_socket, "intc_checker");
   m_router->map(2, SOC_INTC_BASE, SOC_DEVICE_WINDOW, "intc");
-  m_router->initiator_socket.bind(m_eva_periph->target_socket);
+  link(m_router->initiator_socket, m_eva_periph->target_socket, "eva_periph_checker");
   m_router->map(3, SOC_EVA_BASE, SOC_DEVICE_WINDOW, "eva");
-  m_router->initiator_socket.bind(m_figlut_periph->target_socket);
+  link(m_router->initiator_socket, m_figlut_periph->target_socket, "figlut_periph_checker");
   m_router->map(4, SOC_FIGLUT_BASE, SOC_DEVICE_WINDOW, "figlut");
-  m_router->initiator_socket.bind(m_dram->target_socket);
+  link(m_router->initiator_socket, m_dram->target_socket, "dram_checker");
   m_router->map(5, SOC_DRAM_BASE, m_dram_bytes, "dram");
 
   m_eva_periph->irq(m_eva_irq);

@@ -12,6 +12,7 @@
 #include <systemc>
 
 #include "arch/arch_config.hpp"
+#include "checker/protocol_checker.hpp"
 #include "common/accelerator.hpp"
 #include "devices.hpp"
 #include "dram/dram_target.hpp"
@@ -58,6 +59,7 @@ class Soc : public sc_core::sc_module {
   std::unique_ptr<Uart> m_uart;
   std::unique_ptr<InterruptController> m_intc;
   std::unique_ptr<RiscvCore> m_core;
+  std::vector<std::unique_ptr<ProtocolChecker>> m_checkers;  // sim.check_protocol
   sc_core::sc_signal<bool> m_eva_irq{"eva_irq"}, m_figlut_irq{"figlut_irq"};
   std::uint64_t m_dram_bytes = 0, m_scratch = 0;
 };

@@ -31,7 +31,13 @@ Platform::Platform(const sc_core::sc_module_name& name, const ArchConfig& config
     : sc_module(name), m_config(config), m_clock(config.clock_mhz) {
   m_dram = make_dram("dram", config.dram);
   m_accel = make_accelerator(config);
-  m_accel->memory_socket().bind(m_dram->target_socket);
+  if (config.sim.check_protocol) {
+    m_checker = std::make_unique<ProtocolChecker>("dma_dram_checker");
+    m_accel->memory_socket().bind(m_checker->target_socket);
+    m_checker->initiator_socket.bind(m_dram->target_socket);
+  } else {
+    m_accel->memory_socket().bind(m_dram->target_socket);
+  }
   SC_HAS_PROCESS(Platform);
   SC_THREAD(driver);
 }

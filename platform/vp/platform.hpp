@@ -11,6 +11,7 @@
 
 #include <systemc>
 
+#include "checker/protocol_checker.hpp"
 #include "common/accelerator.hpp"
 #include "common/clock.hpp"
 #include "common/op_descriptor.hpp"
@@ -56,6 +57,8 @@ class Platform : public sc_core::sc_module {
   Report report() const;
 
   DramTarget& dram() { return *m_dram; }
+  // The base-protocol checker between the DMA and the DRAM (sim.check_protocol), or nullptr.
+  const ProtocolChecker* protocol_checker() const { return m_checker.get(); }
   // Called after each operation completes (progress reporting).
   void on_op_done(std::function<void()> f) { m_on_op_done = std::move(f); }
   std::size_t queued_ops() const { return m_ops.size(); }
@@ -71,6 +74,7 @@ class Platform : public sc_core::sc_module {
   const ClockDomain m_clock;
   std::unique_ptr<DramTarget> m_dram;
   std::unique_ptr<Accelerator> m_accel;
+  std::unique_ptr<ProtocolChecker> m_checker;  // sim.check_protocol
   std::vector<std::variant<GemmDescriptor, VectorDescriptor>> m_ops;
   std::vector<OpReport> m_results;
   sc_core::sc_time m_end = sc_core::SC_ZERO_TIME;

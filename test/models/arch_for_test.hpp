@@ -1,5 +1,6 @@
 #pragma once
-// A built-in architecture with --set overrides, as the tests load them.
+// A built-in architecture with --set overrides, as the tests load them, with
+// the base-protocol checker on.
 #include <string>
 #include <vector>
 
@@ -7,11 +8,17 @@
 
 namespace eva::test {
 
+// Every simulating test runs with the base-protocol checker on (models/checker).
+inline ArchConfig checked(ArchConfig c) {
+  c.sim.check_protocol = true;
+  return c;
+}
+
 inline ArchConfig arch(const std::string& name, std::vector<std::string> sets = {}) {
   ArchRequest r;
   r.arch = name;
   r.sets = std::move(sets);
-  return load_arch(r);
+  return checked(load_arch(r));
 }
 
 }  // namespace eva::test

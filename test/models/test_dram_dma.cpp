@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "arch/accelerators.hpp"
+#include "checker/protocol_checker.hpp"
 #include "config/load_arch.hpp"
 #include "dma/dma.hpp"
 #include "dram/ideal_dram.hpp"
@@ -109,7 +110,9 @@ TEST_CASE("DDR4 controller honours byte enables") { honours_byte_enables(load_dr
 TEST_CASE("DMA: a sequential read reaches at least 99% of the ideal DRAM's peak") {
   IdealDram dram("dram", ideal(64.0, 0.0));
   Dma dma("dma", DmaConfig{});
-  dma.initiator_socket.bind(dram.target_socket);
+  ProtocolChecker checker("checker");  // every simulating test checks the base protocol
+  dma.initiator_socket.bind(checker.target_socket);
+  checker.initiator_socket.bind(dram.target_socket);
   const std::uint64_t bytes = 8 << 20;
   sc_time took;
   test::Stimulus s("s", [&] {
@@ -131,7 +134,9 @@ TEST_CASE("DMA: with latency, bandwidth comes from the requests in flight") {
   dc.burst_bytes = 64;
   dc.max_outstanding = 4;
   Dma dma("dma", dc);
-  dma.initiator_socket.bind(dram.target_socket);
+  ProtocolChecker checker("checker");  // every simulating test checks the base protocol
+  dma.initiator_socket.bind(checker.target_socket);
+  checker.initiator_socket.bind(dram.target_socket);
   const std::uint64_t bytes = 64 * 4 * 100;  // 100 windows
   sc_time took;
   test::Stimulus s("s", [&] {
@@ -148,7 +153,9 @@ TEST_CASE("DMA: functional 2-D writes and reads move the data through the DRAM")
   DmaConfig dc;
   dc.burst_bytes = 16;
   Dma dma("dma", dc);
-  dma.initiator_socket.bind(dram.target_socket);
+  ProtocolChecker checker("checker");  // every simulating test checks the base protocol
+  dma.initiator_socket.bind(checker.target_socket);
+  checker.initiator_socket.bind(dram.target_socket);
   std::vector<std::uint8_t> tile(5 * 40), back(5 * 40);
   std::iota(tile.begin(), tile.end(), 1);
   test::Stimulus s("s", [&] {
@@ -170,7 +177,9 @@ TEST_CASE("DMA: an access beyond DRAM capacity is a recorded bus error, not a si
   DmaConfig dc;
   dc.burst_bytes = 64;
   Dma dma("dma", dc);
-  dma.initiator_socket.bind(dram.target_socket);
+  ProtocolChecker checker("checker");  // every simulating test checks the base protocol
+  dma.initiator_socket.bind(checker.target_socket);
+  checker.initiator_socket.bind(dram.target_socket);
   bool first_failed = false, second_failed = true, third_failed = false;
   Dma::BusError first, after_clear;
   test::Stimulus s("s", [&] {
@@ -263,7 +272,9 @@ class ForeignMemory : public sc_core::sc_module {
 TEST_CASE("DMA: a BEGIN_RESP annotated with a delay completes the burst when it is due") {
   ForeignMemory mem("mem", sc_time(100, SC_NS));
   Dma dma("dma", DmaConfig{});
-  dma.initiator_socket.bind(mem.socket);
+  ProtocolChecker checker("checker");  // every simulating test checks the base protocol
+  dma.initiator_socket.bind(checker.target_socket);
+  checker.initiator_socket.bind(mem.socket);
   std::iota(mem.bytes.begin(), mem.bytes.begin() + 256, 0);
   std::vector<std::uint8_t> got(256);
   sc_time done;
@@ -279,7 +290,9 @@ TEST_CASE("DMA: a BEGIN_RESP annotated with a delay completes the burst when it 
 TEST_CASE("DMA: a timing-only write leaves a memory that ignores TimingOnly untouched") {
   ForeignMemory mem("mem", sc_time(10, SC_NS));
   Dma dma("dma", DmaConfig{});
-  dma.initiator_socket.bind(mem.socket);
+  ProtocolChecker checker("checker");  // every simulating test checks the base protocol
+  dma.initiator_socket.bind(checker.target_socket);
+  checker.initiator_socket.bind(mem.socket);
   test::Stimulus s("s", [&] { dma.write(128, 1000, nullptr); });
   test::run_clean();
   CHECK(std::all_of(mem.bytes.begin(), mem.bytes.end(), [](std::uint8_t b) { return b == 0xab; }));

@@ -3,6 +3,8 @@
 // controller. One simulation per test case.
 #include <catch2/catch.hpp>
 
+#include "arch_for_test.hpp"
+#include "checker/protocol_checker.hpp"
 #include "config/load_arch.hpp"
 #include "dma/dma.hpp"
 #include "dram/dram_controller.hpp"
@@ -78,7 +80,9 @@ TEST_CASE("DMA against the controller: bandwidth needs requests in flight") {
   one.max_outstanding = 1;
   one.burst_bytes = 64;  // one device burst per request
   Dma dma("dma", one);
-  dma.initiator_socket.bind(dram.target_socket);
+  ProtocolChecker checker("checker");  // every simulating test checks the base protocol
+  dma.initiator_socket.bind(checker.target_socket);
+  checker.initiator_socket.bind(dram.target_socket);
   sc_core::sc_time took;
   const std::uint64_t bytes = 1 << 20;
   test::Stimulus s("s", [&] {
@@ -99,7 +103,7 @@ TEST_CASE("The SA accelerator runs on a timed DRAM and reports its commands and 
   req.arch = "sa";
   req.dram = "lpddr5-6400";
   req.sets = {"systolic.weight_load=overlapped"};
-  const Report r = simulate_gemm(load_arch(req), GemmShape{1, 1024, 2048});
+  const Report r = simulate_gemm(test::checked(load_arch(req)), GemmShape{1, 1024, 2048});
   const double scales = 4 * (2 + 1024);  // float32 scales per output channel (baselines/sa/int_datapath.hpp)
   CHECK(r.dram_bytes_read == 1024ull * 2048 + 2048 + scales);
   CHECK(r.stats["dram"]["rd"]["value"].get<double>() == Approx((1024.0 * 2048 + 2048 + scales) / 64).margin(64));
@@ -147,8 +151,12 @@ TEST_CASE("DMA moves 2-D tiles from DRAM into an SRAM and back, data and time") 
   SramConfig sc;
   Sram sram("buffer", sc, 500.0);
   Dma dma("dma", DmaConfig{});
-  dma.initiator_socket.bind(dram.target_socket);
-  dma.sram_socket.bind(sram.target_socket);
+  ProtocolChecker checker("checker");  // every simulating test checks the base protocol
+  dma.initiator_socket.bind(checker.target_socket);
+  checker.initiator_socket.bind(dram.target_socket);
+  ProtocolChecker sram_checker("sram_checker");
+  dma.sram_socket.bind(sram_checker.target_socket);
+  sram_checker.initiator_socket.bind(sram.target_socket);
   // A 16 x 48 B tile of a row-major matrix with 1000 B rows.
   std::vector<std::uint8_t> matrix(16 * 1000);
   for (std::size_t i = 0; i < matrix.size(); ++i) matrix[i] = static_cast<std::uint8_t>(i * 13 + 1);

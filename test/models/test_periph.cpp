@@ -13,6 +13,7 @@
 
 #include "arch/accelerators.hpp"
 #include "arch_for_test.hpp"
+#include "checker/protocol_checker.hpp"
 #include "common/error.hpp"
 #include "periph/descriptor_codec.hpp"
 #include "periph/peripheral.hpp"
@@ -64,6 +65,7 @@ struct Rig : sc_core::sc_module {
   std::unique_ptr<DramTarget> dram;
   std::unique_ptr<FaultWindow> window;
   std::unique_ptr<Accelerator> accel;
+  std::unique_ptr<ProtocolChecker> checker;
   std::unique_ptr<Peripheral> periph;
   sc_core::sc_signal<bool> irq{"irq"};
   test::BareInitiator host{"host"};
@@ -74,12 +76,15 @@ struct Rig : sc_core::sc_module {
       : sc_module(n), config(c), body(std::move(b)) {
     dram = make_dram("dram", c.dram);
     accel = make_accelerator(c);
+    // Every simulating test checks the base protocol on the DMA's socket.
+    checker = std::make_unique<ProtocolChecker>("checker");
+    accel->memory_socket().bind(checker->target_socket);
     if (fault_hi > fault_lo) {
       window = std::make_unique<FaultWindow>("window", fault_lo, fault_hi);
-      accel->memory_socket().bind(window->target_socket);
+      checker->initiator_socket.bind(window->target_socket);
       window->initiator_socket.bind(dram->target_socket);
     } else {
-      accel->memory_socket().bind(dram->target_socket);
+      checker->initiator_socket.bind(dram->target_socket);
     }
     periph = std::make_unique<Peripheral>("periph", *accel, peripheral_config(c));
     periph->irq(irq);

@@ -90,7 +90,7 @@ TEST_CASE("At 64 GB/s the overlapped array is DRAM-bound at M = 1, on the roofli
   ArchRequest req;
   req.arch = "sa";
   req.sets = {"systolic.weight_load=overlapped"};
-  const Report r = simulate_gemm(load_arch(req), GemmShape{1, 4096, 4096});
+  const Report r = simulate_gemm(test::checked(load_arch(req)), GemmShape{1, 4096, 4096});
   const double bytes = static_cast<double>(r.dram_bytes_read + r.dram_bytes_written);
   const double roofline_cycles = bytes / 128.0;  // 64 GB/s at 500 MHz = 128 B/cycle
   CHECK(static_cast<double>(r.cycles) >= roofline_cycles);
@@ -102,7 +102,7 @@ TEST_CASE("DRAM latency delays the first tile but the stream hides it") {
   ArchRequest req;
   req.arch = "sa";
   req.sets = {"systolic.weight_load=paper", "dram.latency_ns=500"};
-  const Report r = simulate_gemm(load_arch(req), GemmShape{1, 1024, 1024});
+  const Report r = simulate_gemm(test::checked(load_arch(req)), GemmShape{1, 1024, 1024});
   const std::uint64_t compute = 32 * 32 * 65;
   CHECK(r.cycles > compute + 250);        // at least the first read's 500 ns
   CHECK(r.cycles < compute + 250 + 600);  // but not per tile
@@ -130,7 +130,7 @@ TEST_CASE("DRAM traffic: weights once, activations once when they fit, outputs o
 TEST_CASE("Activations that do not fit the input buffer are re-read per output tile") {
   ArchRequest req;
   req.arch = "sa";
-  const Report r = simulate_gemm(load_arch(req), GemmShape{1024, 64, 4096});  // 4 MiB of activations
+  const Report r = simulate_gemm(test::checked(load_arch(req)), GemmShape{1024, 64, 4096});  // 4 MiB of activations
   CHECK(r.dram_bytes_read == 4096ull * 64 + 2 * 1024ull * 4096 + sa_parameters(64));
 }
 
@@ -140,7 +140,7 @@ TEST_CASE("ant: A8W8 with 2 cycles per tile for its decoders") {
   ArchRequest req;
   req.arch = "ant";
   req.sets = {"dram.bandwidth_gbps=1e6"};
-  const Report r = simulate_gemm(load_arch(req), GemmShape{1, 1000, 700});
+  const Report r = simulate_gemm(test::checked(load_arch(req)), GemmShape{1, 1000, 700});
   CHECK(r.ops[0].cycles == fill + cdiv(700, 32) * cdiv(1000, 32) * (1 + 64 + 2));
   // Parameters: 4 bytes of types, float32 alpha_a and s_y, alpha_w per channel.
   CHECK(r.dram_bytes_read == 700ull * 1000 + 700 + 4 + 4 * (2 + 1000));
@@ -151,7 +151,7 @@ TEST_CASE("figna: A16W4 with 4 cycles per tile for pre-alignment") {
   ArchRequest req;
   req.arch = "figna";
   req.sets = {"dram.bandwidth_gbps=1e6"};
-  const Report r = simulate_gemm(load_arch(req), GemmShape{1, 1000, 700});
+  const Report r = simulate_gemm(test::checked(load_arch(req)), GemmShape{1, 1000, 700});
   CHECK(r.ops[0].cycles == fill + cdiv(700, 32) * cdiv(1000, 32) * (1 + 64 + 4));
   // 4-bit weights, FP16 activations, float32 scale and zero per channel.
   CHECK(r.dram_bytes_read == 700ull * 1000 / 2 + 700 * 2 + 8 * 1000);

@@ -34,6 +34,7 @@ soc::SocConfig config(const std::string& dram) {
   soc::SocConfig c;
   c.eva = presets::arch("eva", dram);
   c.figlut = presets::arch("figlut", dram);
+  c.eva.sim.check_protocol = c.figlut.sim.check_protocol = true;  // every simulating test checks the protocol
   c.firmware = firmware();
   set_global_quantum(c.eva.sim);
   return c;

@@ -62,7 +62,7 @@ TEST_CASE("Decode of a whole model: composition equals the direct run, on a time
   ArchRequest lp;
   lp.arch = "figna";
   lp.dram = "lpddr5-6400";
-  const std::vector<ArchConfig> timed = {load_arch(lp)};
+  const std::vector<ArchConfig> timed = {test::checked(load_arch(lp))};
   WorkloadRequest q;
   q.seq_len = 200;
   const Workload w = compile_workload(tiny(), q);
