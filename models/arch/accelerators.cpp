@@ -24,6 +24,7 @@ Config common_config(const ArchConfig& c) {
   s.vector = c.vector;
   s.energy = c.energy;
   s.area = c.area;
+  s.check_protocol = c.sim.check_protocol;
   return s;
 }
 

@@ -2,8 +2,11 @@
 
 namespace eva {
 
-LocalBus::LocalBus(const sc_core::sc_module_name& name)
-    : sc_module(name), target_socket("target_socket"), initiator_socket("initiator_socket") {
+LocalBus::LocalBus(const sc_core::sc_module_name& name, bool check_protocol)
+    : sc_module(name),
+      target_socket("target_socket"),
+      initiator_socket("initiator_socket"),
+      m_check_protocol(check_protocol) {
   target_socket.register_b_transport(this, &LocalBus::b_transport);
   target_socket.register_transport_dbg(this, &LocalBus::transport_dbg);
   target_socket.register_get_direct_mem_ptr(this, &LocalBus::get_direct_mem_ptr);

@@ -6,9 +6,15 @@
 // its address, rebased to the buffer's own addresses; DMI grants come back
 // translated to the local map. The bus adds no time (a buffer's own port
 // timing stands); an address outside every window answers an address error.
+// With `check_protocol`, a base-protocol checker (models/checker) sits between
+// the bus and each buffer, so every initiator's traffic to that buffer is
+// checked as the buffer sees it.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "checker/protocol_checker.hpp"
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -22,18 +28,26 @@ class LocalBus : public sc_core::sc_module {
   tlm_utils::multi_passthrough_target_socket<LocalBus> target_socket;
   tlm_utils::multi_passthrough_initiator_socket<LocalBus> initiator_socket;
 
-  explicit LocalBus(const sc_core::sc_module_name& name);
+  explicit LocalBus(const sc_core::sc_module_name& name, bool check_protocol = false);
   LocalBus(const LocalBus&) = delete;
   LocalBus& operator=(const LocalBus&) = delete;
 
   // Binds `target` (a buffer's target socket) as the window [base, base + size).
   template <class Socket>
   void attach(Socket& target, std::uint64_t base, std::uint64_t size) {
-    initiator_socket.bind(target);
+    if (m_check_protocol) {
+      m_checkers.push_back(std::make_unique<ProtocolChecker>(checker_name(m_windows.size()).c_str()));
+      initiator_socket.bind(m_checkers.back()->target_socket);
+      m_checkers.back()->initiator_socket.bind(target);
+    } else {
+      initiator_socket.bind(target);
+    }
     m_windows.push_back({base, size});
   }
   // The base of window `i`, in the order attached.
   std::uint64_t base(std::size_t i) const { return m_windows.at(i).base; }
+  // The checkers in front of the buffers (empty without check_protocol).
+  const std::vector<std::unique_ptr<ProtocolChecker>>& checkers() const { return m_checkers; }
 
  private:
   struct Window {
@@ -45,8 +59,11 @@ class LocalBus : public sc_core::sc_module {
   unsigned int transport_dbg(int from, tlm::tlm_generic_payload& trans);
   bool get_direct_mem_ptr(int from, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   void invalidate(int port, sc_dt::uint64 start, sc_dt::uint64 end);
+  static std::string checker_name(std::size_t window) { return "checker_" + std::to_string(window); }
 
+  bool m_check_protocol;
   std::vector<Window> m_windows;
+  std::vector<std::unique_ptr<ProtocolChecker>> m_checkers;  // one per window, with check_protocol
 };
 
 }  // namespace eva

@@ -21,6 +21,7 @@ TrafficGenerator::TrafficGenerator(const sc_core::sc_module_name& name, const Tr
   for (std::uint64_t i = 0; i < config.outstanding; ++i) {
     m_slots.push_back(std::make_unique<Slot>());
     m_slots.back()->set_extension(&m_slots.back()->timing_only);
+    m_slots.back()->set_mm(this);  // nb_transport payloads have a memory manager (IEEE 1666-2011 14.5)
     m_free.push_back(m_slots.back().get());
   }
   SC_HAS_PROCESS(TrafficGenerator);
@@ -73,6 +74,7 @@ void TrafficGenerator::run() {
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     m_waiting_end_req = &slot;
+    slot.acquire();
     const tlm::tlm_sync_enum s = initiator_socket->nb_transport_fw(slot, phase, delay);
     if (s == tlm::TLM_ACCEPTED) break;  // held: END_REQ will come
     m_waiting_end_req = nullptr;
@@ -98,6 +100,7 @@ void TrafficGenerator::finish(Slot& slot) {
   m_latency_max_ns = std::max(m_latency_max_ns, ns);
   ++m_done;
   m_last = sc_core::sc_time_stamp();
+  slot.release();
   m_free.push_back(&slot);
   m_wakeup.notify(sc_core::SC_ZERO_TIME);
 }

@@ -28,7 +28,7 @@ struct TrafficConfig {
   std::uint64_t seed = 1;            // random
 };
 
-class TrafficGenerator : public sc_core::sc_module {
+class TrafficGenerator : public sc_core::sc_module, private tlm::tlm_mm_interface {
  public:
   tlm_utils::simple_initiator_socket<TrafficGenerator> initiator_socket;
 
@@ -54,6 +54,7 @@ class TrafficGenerator : public sc_core::sc_module {
   std::uint64_t address(std::uint64_t i, bool& write);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void finish(Slot& slot);
+  void free(tlm::tlm_generic_payload*) override {}  // slots are pooled, never freed
 
   const TrafficConfig m_config;
   std::mt19937_64 m_rng;

@@ -66,7 +66,7 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
                       config.clock_mhz),
       index_buffer("index_buffer", buffer_sram(config.buffers.weight_kib, config.energy.weight), config.clock_mhz),
       output_buffer("output_buffer", buffer_sram(config.buffers.output_kib, config.energy.output), config.clock_mhz),
-      bus("bus"),
+      bus("bus", config.check_protocol),
       buffer_port("buffer_port"),
       m_config(config),
       m_clock(config.clock_mhz),

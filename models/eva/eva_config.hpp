@@ -24,6 +24,7 @@ struct EvaConfig {
   VectorConfig vector;  // the vector/special-function unit
   EnergyConfig energy;
   AreaConfig area;
+  bool check_protocol = false;  // sim.check_protocol: a checker between the local bus and each buffer
 };
 
 }  // namespace eva

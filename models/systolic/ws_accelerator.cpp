@@ -20,7 +20,7 @@ WsAccelerator::WsAccelerator(const sc_core::sc_module_name& name, const WsAccele
       input_buffer("input_buffer", buffer_sram(config.buffers.input_kib, config.energy.input), config.clock_mhz),
       weight_buffer("weight_buffer", buffer_sram(config.buffers.weight_kib, config.energy.weight), config.clock_mhz),
       output_buffer("output_buffer", buffer_sram(config.buffers.output_kib, config.energy.output), config.clock_mhz),
-      bus("bus"),
+      bus("bus", config.check_protocol),
       m_config(config),
       m_clock(config.clock_mhz),
       m_leakage(config.energy, config.area.buffer_mm2),

@@ -33,6 +33,7 @@ struct WsAcceleratorConfig {
   VectorConfig vector;
   EnergyConfig energy;
   AreaConfig area;
+  bool check_protocol = false;  // sim.check_protocol: a checker between the local bus and each buffer
 };
 
 class WsAccelerator : public Accelerator {

@@ -333,8 +333,9 @@ int cmd_dram_bench(const std::string& command, const std::vector<std::string>& a
   t.span = positive("--span", vm["span"].as<std::string>(), 1ull << 50);
   if (t.span < 2 * t.request_bytes) throw InputError("--span: expected at least two requests' worth of bytes");
   t.seed = positive("--seed", vm["seed"].as<std::string>(), ~0ull);
-  const DramConfig dram = load_dram(s.dram, s.sets);
-  const nlohmann::json r = simulate_dram_bench(dram, t);
+  SimConfig sim;
+  const DramConfig dram = load_dram(s.dram, s.sets, sim);
+  const nlohmann::json r = simulate_dram_bench(dram, t, sim);
   if (s.json) write_file_atomic(*s.json, r.dump(2) + "\n");
   std::cout << fmt::format(
       "{} {}: {:.2f} GB/s of {:.2f} peak ({:.1f}%), latency mean {:.1f} ns, p99 {:.1f} ns; {} requests, {:.2f} M "

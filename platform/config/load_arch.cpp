@@ -137,7 +137,9 @@ ArchConfig load_arch(const ArchRequest& request) {
   return config;
 }
 
-DramConfig load_dram(const std::optional<std::string>& preset, const std::vector<std::string>& sets) {
+namespace {
+
+DramConfig read_dram(const std::optional<std::string>& preset, const std::vector<std::string>& sets, SimConfig* sim) {
   ParamSet over;
   for (const auto& s : sets) over.set_override(s);
   std::string name = "ideal";
@@ -149,9 +151,20 @@ DramConfig load_dram(const std::optional<std::string>& preset, const std::vector
   DramConfig dram;
   ConfigReader reader(params, "DRAM preset " + name);
   reader.section("dram", dram);
+  if (sim) reader.section("sim", *sim);
   reader.finish();
   validate_dram(dram, reader, params);
   return dram;
+}
+
+}  // namespace
+
+DramConfig load_dram(const std::optional<std::string>& preset, const std::vector<std::string>& sets) {
+  return read_dram(preset, sets, nullptr);
+}
+
+DramConfig load_dram(const std::optional<std::string>& preset, const std::vector<std::string>& sets, SimConfig& sim) {
+  return read_dram(preset, sets, &sim);
 }
 
 std::string to_yaml(ArchConfig config) {

@@ -23,6 +23,8 @@ ArchConfig load_arch(const ArchRequest& request);
 // A DRAM configuration alone (dram-bench): the preset (default `ideal`) and
 // --set overrides, which must all be dram.* keys.
 DramConfig load_dram(const std::optional<std::string>& preset, const std::vector<std::string>& sets);
+// ...and the `sim.*` keys among `sets` into `sim` (dram-bench's checker).
+DramConfig load_dram(const std::optional<std::string>& preset, const std::vector<std::string>& sets, SimConfig& sim);
 // Prints the effective configuration as YAML (eva-sim config).
 std::string to_yaml(ArchConfig config);
 

@@ -23,14 +23,15 @@ namespace {
 
 const char* usage =
     "usage: eva-soc [--image FILE] [--firmware FILE] [--dram PRESET] [--cpu-mhz MHZ] [--uart FILE]\n"
-    "               [--max-ms MS]\n"
+    "               [--max-ms MS] [--check-protocol]\n"
     "  --image FILE     memory image (eva-sim pack) copied into the DRAM; its op table is what the\n"
     "                   firmware runs (without one, one timing-only GEMM per accelerator)\n"
     "  --firmware FILE  flat RV64 binary loaded at the SRAM (default: the firmware built with eva-soc)\n"
     "  --dram PRESET    the shared DRAM (default ddr4-3200)\n"
     "  --cpu-mhz MHZ    the core's clock (default 1000)\n"
     "  --uart FILE      UART output to FILE instead of stdout\n"
-    "  --max-ms MS      simulated-time limit (default 1000)\n";
+    "  --max-ms MS      simulated-time limit (default 1000)\n"
+    "  --check-protocol a TLM-2.0 base-protocol checker on every router port and inside the accelerators\n";
 
 double number(const std::string& opt, const std::string& v, double lo, double hi) {
   std::size_t used = 0;
@@ -61,11 +62,16 @@ std::string default_firmware() {
 int run(int argc, char* argv[]) {
   std::string image_path, firmware_path, dram = "ddr4-3200", uart_path;
   double cpu_mhz = 1000, max_ms = 1000;
+  bool check_protocol = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-h" || a == "--help") {
       std::cout << usage;
       return 0;
+    }
+    if (a == "--check-protocol") {
+      check_protocol = true;
+      continue;
     }
     if (i + 1 >= argc) throw eva::InputError("unknown option or missing value: " + a + " (see --help)");
     const std::string v = argv[++i];
@@ -87,6 +93,7 @@ int run(int argc, char* argv[]) {
   eva::soc::SocConfig config;
   config.eva = eva::presets::arch("eva", dram);
   config.figlut = eva::presets::arch("figlut", dram);
+  config.eva.sim.check_protocol = config.figlut.sim.check_protocol = check_protocol;
   config.cpu_mhz = cpu_mhz;
   config.firmware = read_file("firmware", firmware_path.empty() ? default_firmware() : firmware_path);
   eva::soc::MemoryImage image;

@@ -130,14 +130,21 @@ VqGemvResult simulate_vq_gemv(const ArchConfig& config, const VqMatrix& w, const
   return out;
 }
 
-nlohmann::json simulate_dram_bench(const DramConfig& dram, const TrafficConfig& traffic) {
+nlohmann::json simulate_dram_bench(const DramConfig& dram, const TrafficConfig& traffic, const SimConfig& sim) {
   const auto wall0 = std::chrono::steady_clock::now();
   if (static_cast<double>(traffic.span) > dram.capacity_bytes())
     throw InputError(fmt::format("dram-bench: the address span ({} B) exceeds the DRAM's capacity ({:.0f} B)",
                                  traffic.span, dram.capacity_bytes()));
   std::unique_ptr<DramTarget> target = make_dram("dram", dram);
   TrafficGenerator gen("traffic", traffic);
-  gen.initiator_socket.bind(target->target_socket);
+  std::unique_ptr<ProtocolChecker> checker;
+  if (sim.check_protocol) {
+    checker = std::make_unique<ProtocolChecker>("traffic_dram_checker");
+    gen.initiator_socket.bind(checker->target_socket);
+    checker->initiator_socket.bind(target->target_socket);
+  } else {
+    gen.initiator_socket.bind(target->target_socket);
+  }
   sc_core::sc_start();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   const double seconds = gen.last_response().to_seconds();

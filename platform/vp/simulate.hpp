@@ -50,6 +50,6 @@ GemmDescriptor place_vq_operands(Platform& platform, const ArchConfig& config, c
 
 // Drives a DRAM model with a traffic pattern and reports bandwidth,
 // efficiency, latency (mean, p99, max), commands and energy.
-nlohmann::json simulate_dram_bench(const DramConfig& dram, const TrafficConfig& traffic);
+nlohmann::json simulate_dram_bench(const DramConfig& dram, const TrafficConfig& traffic, const SimConfig& sim = {});
 
 }  // namespace eva

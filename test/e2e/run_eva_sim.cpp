@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -48,9 +49,21 @@ std::vector<std::string> Scratch::files() const {
 void Scratch::write(const std::string& name, const std::string& text) const { std::ofstream(path(name)) << text; }
 nlohmann::json Scratch::json(const std::string& name) const { return nlohmann::json::parse(slurp(path(name))); }
 
-Run eva_sim(const Scratch& dir, const std::vector<std::string>& args) {
+// Every simulating test runs with the base-protocol checker on (sim.check_protocol),
+// which must not change a report: these commands get it appended unless they
+// are asked for help.
+std::vector<std::string> with_checker(std::vector<std::string> args) {
+  static const std::set<std::string> simulating = {"gemm", "run", "compare", "e2e", "vq-gemv", "dram-bench"};
+  if (args.empty() || !simulating.count(args[0])) return args;
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") return args;
+  args.insert(args.end(), {"--set", "sim.check_protocol=true"});
+  return args;
+}
+
+Run eva_sim(const Scratch& dir, const std::vector<std::string>& args, bool check_protocol) {
   std::string cmd = "cd " + quote(dir.path("")) + " && " + quote(EVA_SIM);
-  for (const auto& a : args) cmd += " " + quote(a);
+  for (const auto& a : check_protocol ? with_checker(args) : args) cmd += " " + quote(a);
   const std::string out = dir.path(".stdout"), err = dir.path(".stderr");
   cmd += " >" + quote(out) + " 2>" + quote(err);
   const int status = std::system(cmd.c_str());

@@ -29,7 +29,9 @@ class Scratch {
   std::string m_dir;
 };
 
-Run eva_sim(const Scratch& dir, const std::vector<std::string>& args);
+// Simulating commands run with the base-protocol checker on unless
+// `check_protocol` is false.
+Run eva_sim(const Scratch& dir, const std::vector<std::string>& args, bool check_protocol = true);
 
 // A two-layer model with grouped-query attention: fast to run in full.
 inline const char* const tiny_model = R"(name: tiny

@@ -9,6 +9,7 @@
 #include "arch_for_test.hpp"
 #include "common/error.hpp"
 #include "config/load_arch.hpp"
+#include "eva/eva_accelerator.hpp"
 #include "sim_check.hpp"
 #include "vp/platform.hpp"
 #include "vp/simulate.hpp"
@@ -114,6 +115,30 @@ TEST_CASE("EVA: timing mode takes the same cycles as the functional run") {
   CHECK(r.ops[0].cycles == r.ops[1].cycles);
   CHECK(r.ops[0].dram_bytes_read == r.ops[1].dram_bytes_read);
   CHECK(r.ops[0].compute_cycles == r.ops[1].compute_cycles);
+}
+
+TEST_CASE("EVA: with the protocol checker on, a checker behind the local bus sees every buffer's traffic") {
+  const Case t = random_case(1, 1024, 256, 2, 8, 8);
+  const ArchConfig a = arch("eva");  // sim.check_protocol: true, as in every simulating test
+  Platform platform("vp", a);
+  GemmDescriptor op = place_vq_operands(platform, a, t.w, t.x, t.m);
+  platform.add(op);
+  op.functional = false;
+  platform.add(op);
+  test::run_clean();  // a violation reports with SC_REPORT_ERROR, which fails the run
+  auto* eva = dynamic_cast<EvaAccelerator*>(&platform.accelerator());
+  REQUIRE(eva != nullptr);
+  const auto& checkers = eva->bus.checkers();
+  REQUIRE(checkers.size() == 4);  // input, codebook, index and output buffers
+  for (const auto& c : checkers) {
+    INFO(c->name());
+    CHECK(c->transactions_checked() > 0);
+    CHECK(c->violations() == 0);
+    CHECK(c->in_flight() == 0);
+  }
+  REQUIRE(platform.protocol_checker() != nullptr);
+  CHECK(platform.protocol_checker()->transactions_checked() > 0);
+  CHECK(platform.protocol_checker()->violations() == 0);
 }
 
 TEST_CASE("EVA: a LLaMA-2-7B decoder layer at 64 GB/s runs within 5% of the DRAM roofline") {

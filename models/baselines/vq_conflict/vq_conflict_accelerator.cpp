@@ -52,7 +52,7 @@ VqConflictAccelerator::VqConflictAccelerator(const sc_core::sc_module_name& name
       input_buffer("input_buffer", buffer_sram(config.buffers.input_kib, config.energy.input), config.clock_mhz),
       output_buffer("output_buffer", buffer_sram(config.buffers.output_kib, config.energy.output), config.clock_mhz),
       index_buffer("index_buffer", buffer_sram(config.buffers.weight_kib, config.energy.weight), config.clock_mhz),
-      bus("bus"),
+      bus("bus", config.check_protocol),
       m_config(config),
       m_clock(config.clock_mhz),
       m_words_per_entry(words_per_entry(config)),

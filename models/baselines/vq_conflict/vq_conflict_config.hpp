@@ -53,6 +53,7 @@ struct VqConflictConfig {
   VectorConfig vector;
   EnergyConfig energy;
   AreaConfig area;
+  bool check_protocol = false;  // sim.check_protocol: a checker between the local bus and each buffer
 };
 
 }  // namespace eva

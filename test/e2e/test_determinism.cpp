@@ -1,0 +1,114 @@
+// Determinism: the same inputs give byte-identical JSON reports (apart from the
+// wall-clock fields) across runs, across -j values, with and without --trace,
+// and with and without the base-protocol checker.
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "run_eva_sim.hpp"
+
+using namespace eva::test;
+
+namespace {
+
+const char* const tiny_trace = R"([{"input_length": 7, "output_length": 12},
+ {"input_length": 3, "output_length": 30}])";
+
+// The report file's bytes without the lines of the fields that measure the
+// host's wall clock (reports are written one key per line).
+std::string report_bytes(const Scratch& dir, const std::string& name) {
+  std::ifstream in(dir.path(name), std::ios::binary);
+  REQUIRE(in);
+  std::string line, out;
+  while (std::getline(in, line))
+    if (line.find("\"sim_wall_s\":") == std::string::npos &&
+        line.find("\"transactions_per_wall_s\":") == std::string::npos)
+      out += line + "\n";
+  return out;
+}
+
+// Runs `args` with `--json NAME` added; the report's bytes.
+std::string report_of(const Scratch& dir, std::vector<std::string> args, const std::string& name,
+                      bool check_protocol = true) {
+  args.insert(args.end(), {"--json", name});
+  const Run r = eva_sim(dir, args, check_protocol);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string bytes = report_bytes(dir, name);
+  REQUIRE(bytes.size() > 100);
+  return bytes;
+}
+
+Scratch& with_inputs(Scratch& dir) {
+  dir.write("tiny.yaml", tiny_model);
+  dir.write("trace.json", tiny_trace);
+  return dir;
+}
+
+const std::vector<std::string> run_decode = {"run",     "--arch", "eva",    "--model",     "tiny.yaml",
+                                             "--phase", "decode", "--dram", "lpddr5-6400", "--quiet"};
+const std::vector<std::string> compare_all = {
+    "compare", "--model",   "tiny.yaml", "--archs", "sa,ant,figna,figlut,vq-conflict,eva",
+    "--dram",  "ddr4-3200", "--quiet"};
+const std::vector<std::string> e2e_trace = {"e2e",        "--model", "tiny.yaml",  "--dataset",
+                                            "trace.json", "--archs", "eva,figlut", "--quiet"};
+const std::vector<std::string> bench_random = {"dram-bench", "--dram",  "ddr4-3200", "--pattern",
+                                               "random",     "--bytes", "1048576"};
+const std::vector<std::string> gemm_functional = {"gemm", "--arch", "vq-conflict", "--m",          "2",      "--n",
+                                                  "256",  "--k",    "512",         "--functional", "--quiet"};
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+}  // namespace
+
+TEST_CASE("determinism: the same command twice gives byte-identical reports") {
+  Scratch dir;
+  with_inputs(dir);
+  for (const auto& args : {run_decode, compare_all, bench_random, gemm_functional}) {
+    INFO(args.front());
+    CHECK(report_of(dir, args, "first.json") == report_of(dir, args, "second.json"));
+  }
+}
+
+TEST_CASE("determinism: -j 1, 2 and 3 give byte-identical reports") {
+  Scratch dir;
+  with_inputs(dir);
+  for (const auto& args : {compare_all, e2e_trace}) {
+    INFO(args.front());
+    const std::string one = report_of(dir, with(args, {"-j", "1"}), "one.json");
+    CHECK(one == report_of(dir, with(args, {"-j", "2"}), "two.json"));
+    CHECK(one == report_of(dir, with(args, {"-j", "3"}), "three.json"));
+  }
+}
+
+// --trace simulates every operation, as --direct does (a composed run simulates
+// one operation per signature and differs from it by the machine state each
+// operation starts from): the trace observes that simulation and changes none
+// of its report.
+TEST_CASE("determinism: --trace changes no byte of the report of the direct simulation it traces") {
+  Scratch dir;
+  with_inputs(dir);
+  for (const char* arch : {"eva", "figlut", "vq-conflict"}) {
+    INFO(arch);
+    std::vector<std::string> args = with(run_decode, {"--direct"});
+    args[2] = arch;
+    const std::string plain = report_of(dir, args, "plain.json");
+    CHECK(plain == report_of(dir, with(args, {"--trace", "trace-events.json"}), "traced.json"));
+    CHECK(dir.exists("trace-events.json"));
+  }
+}
+
+TEST_CASE("determinism: the protocol checker changes no byte of the report") {
+  Scratch dir;
+  with_inputs(dir);
+  for (const auto& args : {run_decode, compare_all, bench_random, gemm_functional}) {
+    INFO(args.front());
+    CHECK(report_of(dir, args, "checked.json", true) == report_of(dir, args, "unchecked.json", false));
+  }
+}
