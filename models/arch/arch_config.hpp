@@ -46,8 +46,8 @@ struct SimConfig {
   // still opens comfortably.
   int trace_max_spans = 500000;
   // A base-protocol checker (models/checker) between each initiator and
-  // target the platform binds: DMA <-> DRAM, DMA <-> on-chip bus, the example
-  // SoC's router ports. Off by default because it costs simulation speed (a
+  // target the platform binds: DMA <-> DRAM, the local bus <-> each buffer,
+  // dram-bench's generator <-> DRAM, the example SoC's router ports. Off by default because it costs simulation speed (a
   // map lookup and a dozen checks per phase of every burst); every simulating
   // test turns it on.
   bool check_protocol = false;
