@@ -17,6 +17,7 @@
 #include "dma/dma_config.hpp"
 #include "dram/dram_config.hpp"
 #include "epilogue/epilogue_config.hpp"
+#include "fault/fault_config.hpp"
 #include "periph/periph_config.hpp"
 #include "sram/sram_config.hpp"
 #include "systolic/systolic_config.hpp"
@@ -47,9 +48,8 @@ struct SimConfig {
   int trace_max_spans = 500000;
   // A base-protocol checker (models/checker) between each initiator and
   // target the platform binds: DMA <-> DRAM, the local bus <-> each buffer,
-  // dram-bench's generator <-> DRAM, the example SoC's router ports. Off by default because it costs simulation speed (a
-  // map lookup and a dozen checks per phase of every burst); every simulating
-  // test turns it on.
+  // dram-bench's generator <-> DRAM, the example SoC's router ports. Off by default because it costs simulation speed
+  // (a map lookup and a dozen checks per phase of every burst); every simulating test turns it on.
   bool check_protocol = false;
 
   template <class V>
@@ -82,6 +82,7 @@ struct ArchConfig {
   AreaConfig area;      // per-module areas
   DramConfig dram;
   PeriphConfig periph;  // the register interface (models/periph)
+  FaultConfig fault;    // a fault injector in front of the DRAM (models/fault; off by default)
   SimConfig sim;
 
   template <class V>
@@ -106,6 +107,7 @@ struct ArchConfig {
     v.section("area", area);
     v.section("dram", dram);
     v.section("periph", periph);
+    v.section("fault", fault);
     v.section("sim", sim);
   }
 };

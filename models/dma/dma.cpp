@@ -16,7 +16,8 @@ Dma::Dma(const sc_core::sc_module_name& name, const DmaConfig& config)
       m_config(config),
       m_scratch(static_cast<std::size_t>(config.burst_bytes)),
       m_disabled(static_cast<std::size_t>(config.burst_bytes), TLM_BYTE_DISABLED),
-      m_responses(this, &Dma::on_response) {
+      m_responses(this, &Dma::on_response),
+      m_timeout(config.response_timeout_ns, sc_core::SC_NS) {
   initiator_socket.register_nb_transport_bw(this, &Dma::nb_transport_bw);
   for (int i = 0; i < config.max_outstanding; ++i) {
     m_slots.push_back(std::make_unique<Slot>());
@@ -27,9 +28,13 @@ Dma::Dma(const sc_core::sc_module_name& name, const DmaConfig& config)
   m_bursts = m_stats.add("bursts", "requests", "bursts issued");
   m_bytes_read = m_stats.add("bytes_read", "B", "bytes moved from memory");
   m_bytes_written = m_stats.add("bytes_written", "B", "bytes moved to memory");
-  m_bus_errors = m_stats.add("bus_errors", "requests", "bursts answered with an error response");
+  m_bus_errors = m_stats.add("bus_errors", "requests", "bursts answered with an error response or timed out");
+  m_bus_timeouts = m_stats.add("bus_timeouts", "requests", "bursts without a response within response_timeout_ns");
   SC_HAS_PROCESS(Dma);
   SC_THREAD(issue_thread);
+  SC_METHOD(watchdog);
+  sensitive << m_watchdog;
+  dont_initialize();
 }
 
 Dma::~Dma() {
@@ -209,6 +214,12 @@ void Dma::issue_thread() {
 void Dma::send(Slot& slot) {
   tlm::tlm_generic_payload& trans = slot;
   trans.acquire();
+  slot.pending = true;
+  if (m_timeout != sc_core::SC_ZERO_TIME) {
+    slot.deadline = sc_core::sc_time_stamp() + m_timeout;
+    if (m_watch.empty()) m_watchdog.notify(m_timeout);
+    m_watch.emplace_back(&slot, slot.deadline);
+  }
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   m_waiting_end_req = &trans;
@@ -274,11 +285,50 @@ tlm::tlm_sync_enum Dma::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tl
 std::string Dma::BusError::message() const {
   tlm::tlm_generic_payload p;  // its response string names the status
   p.set_response_status(status);
+  if (timeout)
+    return fmt::format("{} of {} B at 0x{:x} failed: no response in time", write ? "write" : "read", bytes, addr);
   return fmt::format("{} of {} B at 0x{:x} failed: {}", write ? "write" : "read", bytes, addr, p.get_response_string());
+}
+
+void Dma::watchdog() {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  while (!m_watch.empty()) {
+    const auto [slot, deadline] = m_watch.front();
+    if (!slot->pending || slot->deadline != deadline) {  // answered (and perhaps sent again) since
+      m_watch.pop_front();
+      continue;
+    }
+    if (deadline > now) {
+      m_watchdog.notify(deadline - now);
+      return;
+    }
+    m_watch.pop_front();
+    time_out(*slot);
+  }
+}
+
+void Dma::time_out(Slot& slot) {
+  slot.pending = false;
+  slot.timed_out = true;  // still the target's until it answers
+  m_stats.inc(m_bus_errors);
+  m_stats.inc(m_bus_timeouts);
+  slot.owner->failed = true;
+  if (!m_bus_error)
+    m_bus_error =
+        BusError{tlm::TLM_GENERIC_ERROR_RESPONSE, slot.get_address(), slot.get_data_length(), slot.is_write(), true};
+  complete_burst(std::move(slot.owner), sc_core::sc_time_stamp());
 }
 
 void Dma::finish(tlm::tlm_generic_payload& trans) {
   Slot& slot = static_cast<Slot&>(trans);  // every payload we send is a Slot
+  slot.pending = false;
+  if (slot.timed_out) {  // its transfer gave it up: only the payload comes back
+    slot.timed_out = false;
+    trans.release();
+    m_free.push_back(&slot);
+    m_wakeup.notify(sc_core::SC_ZERO_TIME);
+    return;
+  }
   if (trans.is_response_error()) {
     m_stats.inc(m_bus_errors);
     slot.owner->failed = true;
@@ -301,7 +351,12 @@ void Dma::finish(tlm::tlm_generic_payload& trans) {
 }
 
 void Dma::retire(Slot& slot, const sc_core::sc_time& done) {
-  auto state = std::move(slot.owner);
+  complete_burst(std::move(slot.owner), done);
+  m_free.push_back(&slot);
+  m_wakeup.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Dma::complete_burst(std::shared_ptr<Transfer::State> state, const sc_core::sc_time& done) {
   state->last = std::max(state->last, done);
   if (--state->left == 0) {
     state->finished.notify(state->last - sc_core::sc_time_stamp());
@@ -309,8 +364,6 @@ void Dma::retire(Slot& slot, const sc_core::sc_time& done) {
       t->interval(state->write ? "dma write" : "dma read", fmt::format("{} B", state->bytes), state->start,
                   state->last);
   }
-  m_free.push_back(&slot);
-  m_wakeup.notify(sc_core::SC_ZERO_TIME);
 }
 
 }  // namespace eva

@@ -24,6 +24,11 @@
 // DMA records the first one (bus_error(), sticky until clear_bus_error()),
 // marks its transfer failed, and the transfer completes as usual (the data it
 // moved is undefined). Whoever drives the DMA checks after its transfers.
+// A burst whose response has not come `response_timeout_ns` after its request
+// is treated the same way at that moment (BusError::timeout); its response,
+// if it ever comes, is then taken and dropped, and only then is its payload
+// reused. (A target that never takes the request, holding END_REQ, still
+// stalls the DMA: the timeout covers responses.)
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -78,6 +83,7 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
     std::uint64_t addr = 0;   // the burst's first byte
     std::uint64_t bytes = 0;  // the burst's length
     bool write = false;
+    bool timeout = false;  // no response within response_timeout_ns (status: TLM_GENERIC_ERROR_RESPONSE)
     explicit operator bool() const { return status != tlm::TLM_OK_RESPONSE; }
     // "read of 64 B at 0x40000000 failed: TLM_ADDRESS_ERROR_RESPONSE"
     std::string message() const;
@@ -148,6 +154,9 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
     std::vector<std::uint8_t> staging;  // the burst's data on its way to or from the SRAM
     std::uint64_t sram_addr = 0;
     bool to_sram = false;
+    bool pending = false;    // sent, its response not yet taken
+    bool timed_out = false;  // its transfer gave it up; the late response is dropped
+    sc_core::sc_time deadline;
   };
 
   Transfer start(Job job);
@@ -156,6 +165,10 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   void send(Slot& slot);
   void finish(tlm::tlm_generic_payload& trans);
   void retire(Slot& slot, const sc_core::sc_time& done);
+  // One burst of `state`'s transfer is over at `done`.
+  void complete_burst(std::shared_ptr<Transfer::State> state, const sc_core::sc_time& done);
+  void watchdog();  // SC_METHOD: times out the bursts past their deadline
+  void time_out(Slot& slot);
   sc_core::sc_time sram_access(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t* data, std::uint64_t len,
                                bool timing_only);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
@@ -177,8 +190,13 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   sc_core::sc_event m_wakeup;   // a job, a free slot, END_REQ, or a burst for the SRAM
   tlm::tlm_generic_payload* m_waiting_end_req = nullptr;
   BusError m_bus_error;
+  const sc_core::sc_time m_timeout;  // response_timeout_ns (zero: none)
+  // Sent bursts in send order with their deadlines (entries whose slot has
+  // since answered or been sent again are skipped).
+  std::deque<std::pair<Slot*, sc_core::sc_time>> m_watch;
+  sc_core::sc_event m_watchdog;
   StatGroup m_stats{"dma"};
-  std::size_t m_bursts, m_bytes_read, m_bytes_written, m_bus_errors;
+  std::size_t m_bursts, m_bytes_read, m_bytes_written, m_bus_errors, m_bus_timeouts;
 };
 
 }  // namespace eva

@@ -95,6 +95,8 @@ const char* error_name(regs::ErrorCode code) {
       return "RING_CONFIG";
     case regs::ErrorCode::chain_limit:
       return "CHAIN_LIMIT";
+    case regs::ErrorCode::bus_timeout:
+      return "BUS_TIMEOUT";
   }
   return "UNKNOWN";
 }

@@ -373,7 +373,8 @@ void Peripheral::run_chain(std::uint64_t addr, std::uint64_t generation) {
     dma.read(addr, bytes.size(), bytes.data());
     if (generation != m_generation) return;
     if (const Dma::BusError& e = dma.bus_error()) {
-      fail(regs::ErrorCode::fetch_bus_error, e.addr, "descriptor fetch: " + e.message());
+      fail(e.timeout ? regs::ErrorCode::bus_timeout : regs::ErrorCode::fetch_bus_error, e.addr,
+           "descriptor fetch: " + e.message());
       return;
     }
     const DecodedDescriptor d = decode_descriptor(bytes.data(), bytes.size());
@@ -393,7 +394,8 @@ void Peripheral::run_chain(std::uint64_t addr, std::uint64_t generation) {
       m_accel.execute_vector(std::get<VectorDescriptor>(d.op));
     if (generation != m_generation) return;
     if (const Dma::BusError& e = dma.bus_error()) {
-      fail(regs::ErrorCode::data_bus_error, e.addr, fmt::format("descriptor at 0x{:x}: {}", addr, e.message()));
+      fail(e.timeout ? regs::ErrorCode::bus_timeout : regs::ErrorCode::data_bus_error, e.addr,
+           fmt::format("descriptor at 0x{:x}: {}", addr, e.message()));
       return;
     }
     ++m_desc_done;

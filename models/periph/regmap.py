@@ -47,6 +47,7 @@ ERROR_CODES = [
     ("DATA_BUS_ERROR", 11, "a bus error while moving an operation's data"),
     ("RING_CONFIG", 12, "doorbell with RING_SIZE 0 or RING_TAIL >= RING_SIZE"),
     ("CHAIN_LIMIT", 13, "a chain longer than the peripheral's chain limit (a loop?)"),
+    ("BUS_TIMEOUT", 14, "a memory access got no response within dma.response_timeout_ns (fetch or data)"),
 ]
 
 # Registers: name, offset, access, reset, meaning, fields [(name, lsb, width, meaning)].

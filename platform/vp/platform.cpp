@@ -31,13 +31,19 @@ Platform::Platform(const sc_core::sc_module_name& name, const ArchConfig& config
     : sc_module(name), m_config(config), m_clock(config.clock_mhz) {
   m_dram = make_dram("dram", config.dram);
   m_accel = make_accelerator(config);
+  // DMA -> [checker] -> [fault injector] -> DRAM
+  tlm::tlm_target_socket<>* memory = &m_dram->target_socket;
+  if (config.fault.enabled()) {
+    m_faults = std::make_unique<FaultInjector>("fault_injector", config.fault);
+    m_faults->initiator_socket.bind(*memory);
+    memory = &m_faults->target_socket;
+  }
   if (config.sim.check_protocol) {
     m_checker = std::make_unique<ProtocolChecker>("dma_dram_checker");
-    m_accel->memory_socket().bind(m_checker->target_socket);
-    m_checker->initiator_socket.bind(m_dram->target_socket);
-  } else {
-    m_accel->memory_socket().bind(m_dram->target_socket);
+    m_checker->initiator_socket.bind(*memory);
+    memory = &m_checker->target_socket;
   }
+  m_accel->memory_socket().bind(*memory);
   SC_HAS_PROCESS(Platform);
   SC_THREAD(driver);
 }

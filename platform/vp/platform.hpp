@@ -18,6 +18,7 @@
 #include "common/timeline.hpp"
 #include "config/load_arch.hpp"
 #include "dram/dram_target.hpp"
+#include "fault/fault_injector.hpp"
 #include "report/report.hpp"
 #include "vp/address_allocator.hpp"
 
@@ -59,6 +60,8 @@ class Platform : public sc_core::sc_module {
   DramTarget& dram() { return *m_dram; }
   // The base-protocol checker between the DMA and the DRAM (sim.check_protocol), or nullptr.
   const ProtocolChecker* protocol_checker() const { return m_checker.get(); }
+  // The fault injector in front of the DRAM (fault.*), or nullptr.
+  const FaultInjector* fault_injector() const { return m_faults.get(); }
   // Called after each operation completes (progress reporting).
   void on_op_done(std::function<void()> f) { m_on_op_done = std::move(f); }
   std::size_t queued_ops() const { return m_ops.size(); }
@@ -75,6 +78,7 @@ class Platform : public sc_core::sc_module {
   std::unique_ptr<DramTarget> m_dram;
   std::unique_ptr<Accelerator> m_accel;
   std::unique_ptr<ProtocolChecker> m_checker;  // sim.check_protocol
+  std::unique_ptr<FaultInjector> m_faults;     // fault.*
   std::vector<std::variant<GemmDescriptor, VectorDescriptor>> m_ops;
   std::vector<OpReport> m_results;
   sc_core::sc_time m_end = sc_core::SC_ZERO_TIME;

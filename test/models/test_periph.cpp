@@ -4,6 +4,7 @@
 // rings the doorbell and waits on the interrupt. One simulation per test case.
 #include <cstring>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "arch_for_test.hpp"
 #include "checker/protocol_checker.hpp"
 #include "common/error.hpp"
+#include "fault/fault_injector.hpp"
 #include "periph/descriptor_codec.hpp"
 #include "periph/peripheral.hpp"
 #include "sim_check.hpp"
@@ -29,41 +31,12 @@ using sc_core::SC_US;
 
 namespace {
 
-// Between the accelerator and its DRAM: requests that touch [lo, hi) get
-// TLM_ADDRESS_ERROR_RESPONSE, the others pass through (AT and debug).
-struct FaultWindow : sc_core::sc_module {
-  tlm_utils::simple_target_socket<FaultWindow> target_socket{"target_socket"};
-  tlm_utils::simple_initiator_socket<FaultWindow> initiator_socket{"initiator_socket"};
-  std::uint64_t lo, hi;
-  std::uint64_t faults = 0;
-
-  FaultWindow(const sc_core::sc_module_name& n, std::uint64_t lo_, std::uint64_t hi_) : sc_module(n), lo(lo_), hi(hi_) {
-    target_socket.register_nb_transport_fw(this, &FaultWindow::fw);
-    target_socket.register_transport_dbg(this, &FaultWindow::dbg);
-    initiator_socket.register_nb_transport_bw(this, &FaultWindow::bw);
-  }
-  tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& phase, sc_time& delay) {
-    const std::uint64_t a = t.get_address(), e = a + t.get_data_length();
-    if (phase == tlm::BEGIN_REQ && a < hi && e > lo) {
-      ++faults;
-      t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-      phase = tlm::BEGIN_RESP;
-      return tlm::TLM_COMPLETED;
-    }
-    return initiator_socket->nb_transport_fw(t, phase, delay);
-  }
-  tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& phase, sc_time& delay) {
-    return target_socket->nb_transport_bw(t, phase, delay);
-  }
-  unsigned int dbg(tlm::tlm_generic_payload& t) { return initiator_socket->transport_dbg(t); }
-};
-
-// An accelerator, its DRAM (optionally behind a fault window), the peripheral
-// around it, and a host that programs it from `body`.
+// An accelerator, its DRAM (behind a fault injector when `faults` asks for
+// one), the peripheral around it, and a host that programs it from `body`.
 struct Rig : sc_core::sc_module {
   const ArchConfig config;
   std::unique_ptr<DramTarget> dram;
-  std::unique_ptr<FaultWindow> window;
+  std::unique_ptr<FaultInjector> faults;
   std::unique_ptr<Accelerator> accel;
   std::unique_ptr<ProtocolChecker> checker;
   std::unique_ptr<Peripheral> periph;
@@ -71,18 +44,17 @@ struct Rig : sc_core::sc_module {
   test::BareInitiator host{"host"};
   std::function<void(Rig&)> body;
 
-  Rig(const sc_core::sc_module_name& n, const ArchConfig& c, std::function<void(Rig&)> b, std::uint64_t fault_lo = 0,
-      std::uint64_t fault_hi = 0)
+  Rig(const sc_core::sc_module_name& n, const ArchConfig& c, std::function<void(Rig&)> b, const FaultConfig& f = {})
       : sc_module(n), config(c), body(std::move(b)) {
     dram = make_dram("dram", c.dram);
     accel = make_accelerator(c);
     // Every simulating test checks the base protocol on the DMA's socket.
     checker = std::make_unique<ProtocolChecker>("checker");
     accel->memory_socket().bind(checker->target_socket);
-    if (fault_hi > fault_lo) {
-      window = std::make_unique<FaultWindow>("window", fault_lo, fault_hi);
-      checker->initiator_socket.bind(window->target_socket);
-      window->initiator_socket.bind(dram->target_socket);
+    if (f.enabled()) {
+      faults = std::make_unique<FaultInjector>("faults", f);
+      checker->initiator_socket.bind(faults->target_socket);
+      faults->initiator_socket.bind(dram->target_socket);
     } else {
       checker->initiator_socket.bind(dram->target_socket);
     }
@@ -265,10 +237,13 @@ TEST_CASE("periph: a GEMM through the registers takes the cycles of execute with
 }
 
 TEST_CASE(
-    "periph: a DRAM window answering address errors raises the error registers and the interrupt (sa), then the "
+    "periph: a DRAM window answering errors raises the error registers and the interrupt (sa), then the "
     "next descriptor completes") {
   const ArchConfig c = test::arch("sa");
   constexpr std::uint64_t bad_lo = 0x40000000, bad_hi = 0x40100000;
+  FaultConfig f;
+  f.error_base = bad_lo;
+  f.error_size = bad_hi - bad_lo;
   Rig rig(
       "rig", c,
       [&](Rig& r) {
@@ -284,7 +259,7 @@ TEST_CASE(
         CHECK(r.rd64(Reg::error_addr_lo) == bad_lo);
         CHECK(r.rd64(Reg::desc_done_lo) == 0);
         CHECK(r.rd64(Reg::desc_failed_lo) == 1);
-        CHECK(r.periph->error_message().find("TLM_ADDRESS_ERROR_RESPONSE") != std::string::npos);
+        CHECK(r.periph->error_message().find("TLM_GENERIC_ERROR_RESPONSE") != std::string::npos);
         r.ack();
         wait(sc_core::SC_ZERO_TIME);
         CHECK_FALSE(r.irq.read());
@@ -306,9 +281,117 @@ TEST_CASE(
         CHECK(r.rd64(Reg::desc_failed_lo) == 2);
         CHECK(r.rd(Reg::ring_head) == 3);
       },
-      bad_lo, bad_hi);
+      f);
   test::run_clean();
-  CHECK(rig.window->faults > 0);
+  CHECK(rig.faults->errors_injected() > 0);
+}
+
+namespace {
+
+// Every accelerator, through its registers: a functional GEMM; the same GEMM
+// with its activations in a window that faults (error responses, or responses
+// later than dma.response_timeout_ns); then the GEMM again. The fault is
+// reported (STATUS.ERROR, the error code, ERROR_ADDR in the window, the
+// interrupt) and the faulty descriptor is not counted as done; the next one
+// completes and writes exactly the outputs of the first.
+void fault_then_recover(const std::string& arch, bool late) {
+  const ArchConfig c = test::arch(arch);
+  constexpr std::uint64_t bad = 0x40000000, bad_bytes = 0x100000;
+  FaultConfig f;
+  if (late) {
+    f.delay_base = bad;
+    f.delay_size = bad_bytes;
+    f.delay_ns = 10.0 * c.dma.response_timeout_ns;
+  } else {
+    f.error_base = bad;
+    f.error_size = bad_bytes;
+  }
+  const ErrorCode expected = late ? ErrorCode::bus_timeout : ErrorCode::data_bus_error;
+  std::vector<std::uint8_t> first, again;
+  Rig rig(
+      "rig", c,
+      [&](Rig& r) {
+        constexpr std::uint64_t m = 2, n = 128, k = 256;
+        GemmDescriptor good = r.gemm(m, n, k, data);
+        good.functional = true;
+        const OperandBytes b = r.accel->operand_bytes(m, n, k);
+        std::mt19937 rng(11);
+        std::vector<std::uint8_t> operands(good.out_addr - data);
+        for (auto& x : operands) x = static_cast<std::uint8_t>(rng() & 0x3f);  // small values: finite FP16 too
+        r.dram->storage().write(data, operands.data(), operands.size());
+        GemmDescriptor faulty = good, second = good;
+        faulty.act_addr = bad;
+        faulty.out_addr = good.out_addr + 0x10000;
+        second.out_addr = good.out_addr + 0x20000;
+        const auto outputs = [&](std::uint64_t at) {
+          std::vector<std::uint8_t> o(b.outputs);
+          r.dram->storage().read(at, o.data(), o.size());
+          return o;
+        };
+
+        r.start_ring(ring, 8);
+        r.queue(ring, 8, {encode_descriptor(good)});
+        REQUIRE(r.wait_irq());
+        CHECK(r.rd(Reg::status) == regs::status_done.mask());
+        r.ack();
+        first = outputs(good.out_addr);
+
+        r.queue(ring, 8, {encode_descriptor(faulty)});
+        REQUIRE(r.wait_irq());
+        CHECK(r.rd(Reg::status) == (regs::status_done.mask() | regs::status_error.mask()));
+        CHECK(r.rd(Reg::error_code) == static_cast<std::uint32_t>(expected));
+        const std::uint64_t at = r.rd64(Reg::error_addr_lo);
+        CHECK(at >= bad);
+        CHECK(at < bad + bad_bytes);
+        CHECK(r.rd64(Reg::desc_done_lo) == 1);
+        CHECK(r.rd64(Reg::desc_failed_lo) == 1);
+        r.ack();
+        wait(sc_core::SC_ZERO_TIME);
+        CHECK_FALSE(r.irq.read());
+
+        r.queue(ring, 8, {encode_descriptor(second)});
+        REQUIRE(r.wait_irq());
+        CHECK(r.rd(Reg::status) == regs::status_done.mask());
+        CHECK(r.rd(Reg::error_code) == 0);
+        CHECK(r.rd64(Reg::desc_done_lo) == 2);
+        again = outputs(second.out_addr);
+      },
+      f);
+  test::run_clean();
+  REQUIRE(first.size() > 0);
+  CHECK(again == first);
+  if (late)
+    CHECK(rig.faults->delays_injected() > 0);
+  else
+    CHECK(rig.faults->errors_injected() > 0);
+  CHECK(rig.checker->in_flight() == 0);  // the late responses came back and were taken
+}
+
+}  // namespace
+
+TEST_CASE("periph faults (sa): an error window, the error registers and the interrupt, then recovery") {
+  fault_then_recover("sa", false);
+}
+TEST_CASE("periph faults (ant): an error window, the error registers and the interrupt, then recovery") {
+  fault_then_recover("ant", false);
+}
+TEST_CASE("periph faults (figna): an error window, the error registers and the interrupt, then recovery") {
+  fault_then_recover("figna", false);
+}
+TEST_CASE("periph faults (figlut): an error window, the error registers and the interrupt, then recovery") {
+  fault_then_recover("figlut", false);
+}
+TEST_CASE("periph faults (vq-conflict): an error window, the error registers and the interrupt, then recovery") {
+  fault_then_recover("vq-conflict", false);
+}
+TEST_CASE("periph faults (eva): an error window, the error registers and the interrupt, then recovery") {
+  fault_then_recover("eva", false);
+}
+TEST_CASE("periph faults (sa): responses later than the DMA timeout give BUS_TIMEOUT, then recovery") {
+  fault_then_recover("sa", true);
+}
+TEST_CASE("periph faults (eva): responses later than the DMA timeout give BUS_TIMEOUT, then recovery") {
+  fault_then_recover("eva", true);
 }
 
 TEST_CASE("periph: malformed, refused and misconfigured work gives its documented error code, and the ring goes on") {
