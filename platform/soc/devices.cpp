@@ -91,9 +91,16 @@ tlm::tlm_response_status SysCtl::read(std::uint32_t offset, std::uint32_t& value
     case SOC_SYSCTL_SCRATCH_LO:
       value = pair(m_config.scratch_addr);
       break;
+    case SOC_SYSCTL_FAULT_LO:
+      value = pair(m_config.fault_addr);
+      break;
+    case SOC_SYSCTL_FAULT_BYTES:
+      value = m_config.fault_bytes;
+      break;
     case SOC_SYSCTL_TIME_NS_HI:
     case SOC_SYSCTL_TABLE_HI:
     case SOC_SYSCTL_SCRATCH_HI:
+    case SOC_SYSCTL_FAULT_HI:
       value = m_latched_hi;
       break;
     case SOC_SYSCTL_SCRATCH_BYTES:
@@ -112,7 +119,7 @@ tlm::tlm_response_status SysCtl::write(std::uint32_t offset, std::uint32_t value
     if (m_on_exit) m_on_exit(value);
     return tlm::TLM_OK_RESPONSE;
   }
-  return offset <= SOC_SYSCTL_SCRATCH_BYTES ? tlm::TLM_COMMAND_ERROR_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  return offset <= SOC_SYSCTL_FAULT_BYTES ? tlm::TLM_COMMAND_ERROR_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE;
 }
 
 // --- Uart

@@ -46,6 +46,8 @@ class SysCtl : public RegisterDevice {
     std::uint32_t cpu_mhz = 1000;
     std::uint64_t table_addr = 0, scratch_addr = 0;
     std::uint32_t scratch_bytes = 0;
+    std::uint64_t fault_addr = 0;  // the fault window (eva-soc --inject-fault), or 0
+    std::uint32_t fault_bytes = 0;
   };
   SysCtl(const sc_core::sc_module_name& name, const Config& config, const sc_core::sc_time& access_time);
   // Called when the firmware writes EXIT.

@@ -23,7 +23,7 @@ namespace {
 
 const char* usage =
     "usage: eva-soc [--image FILE] [--firmware FILE] [--dram PRESET] [--cpu-mhz MHZ] [--uart FILE]\n"
-    "               [--max-ms MS] [--check-protocol]\n"
+    "               [--max-ms MS] [--check-protocol] [--inject-fault]\n"
     "  --image FILE     memory image (eva-sim pack) copied into the DRAM; its op table is what the\n"
     "                   firmware runs (without one, one timing-only GEMM per accelerator)\n"
     "  --firmware FILE  flat RV64 binary loaded at the SRAM (default: the firmware built with eva-soc)\n"
@@ -31,7 +31,10 @@ const char* usage =
     "  --cpu-mhz MHZ    the core's clock (default 1000)\n"
     "  --uart FILE      UART output to FILE instead of stdout\n"
     "  --max-ms MS      simulated-time limit (default 1000)\n"
-    "  --check-protocol a TLM-2.0 base-protocol checker on every router port and inside the accelerators\n";
+    "  --check-protocol a TLM-2.0 base-protocol checker on every router port and inside the accelerators\n"
+    "  --inject-fault   the first access to a DRAM window the firmware reads from system control gets\n"
+    "                   an error response; the firmware puts an operand there, checks the report and\n"
+    "                   goes on\n";
 
 double number(const std::string& opt, const std::string& v, double lo, double hi) {
   std::size_t used = 0;
@@ -62,15 +65,15 @@ std::string default_firmware() {
 int run(int argc, char* argv[]) {
   std::string image_path, firmware_path, dram = "ddr4-3200", uart_path;
   double cpu_mhz = 1000, max_ms = 1000;
-  bool check_protocol = false;
+  bool check_protocol = false, inject_fault = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-h" || a == "--help") {
       std::cout << usage;
       return 0;
     }
-    if (a == "--check-protocol") {
-      check_protocol = true;
+    if (a == "--check-protocol" || a == "--inject-fault") {
+      (a == "--check-protocol" ? check_protocol : inject_fault) = true;
       continue;
     }
     if (i + 1 >= argc) throw eva::InputError("unknown option or missing value: " + a + " (see --help)");
@@ -95,6 +98,7 @@ int run(int argc, char* argv[]) {
   config.figlut = eva::presets::arch("figlut", dram);
   config.eva.sim.check_protocol = config.figlut.sim.check_protocol = check_protocol;
   config.cpu_mhz = cpu_mhz;
+  config.inject_fault = inject_fault;
   config.firmware = read_file("firmware", firmware_path.empty() ? default_firmware() : firmware_path);
   eva::soc::MemoryImage image;
   if (!image_path.empty()) {

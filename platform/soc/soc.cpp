@@ -13,6 +13,8 @@ namespace eva::soc {
 namespace {
 constexpr std::uint64_t scratch_bytes = 1 << 20;
 constexpr std::uint64_t core_dram_window_max = 4ull << 30;  // what the core maps of the DRAM
+constexpr std::uint64_t fault_offset = 0xF0000;             // the fault window, in the scratch area
+constexpr std::uint32_t fault_bytes = 0x1000;
 }  // namespace
 
 Soc::Soc(const sc_core::sc_module_name& name, const SocConfig& config) : sc_module(name) {
@@ -48,6 +50,15 @@ Soc::Soc(const sc_core::sc_module_name& name, const SocConfig& config) : sc_modu
   sys.table_addr = config.image ? config.image->table_address() : 0;
   sys.scratch_addr = m_scratch;
   sys.scratch_bytes = static_cast<std::uint32_t>(scratch_bytes);
+  if (config.inject_fault) {
+    sys.fault_addr = m_scratch + fault_offset;
+    sys.fault_bytes = fault_bytes;
+    FaultConfig f;
+    f.error_base = sys.fault_addr - SOC_DRAM_BASE;  // the router hands the DRAM its own addresses
+    f.error_size = fault_bytes;
+    f.error_limit = 1;
+    m_faults = std::make_unique<FaultInjector>("fault_injector", f);
+  }
   m_sysctl = std::make_unique<SysCtl>("sysctl", sys, access);
   m_uart = std::make_unique<Uart>("uart", config.uart_out, access);
   m_intc = std::make_unique<InterruptController>("intc", SOC_IRQ_LINES, access);
@@ -88,7 +99,12 @@ Soc::Soc(const sc_core::sc_module_name& name, const SocConfig& config) : sc_modu
   m_router->map(3, SOC_EVA_BASE, SOC_DEVICE_WINDOW, "eva");
   link(m_router->initiator_socket, m_figlut_periph->target_socket, "figlut_periph_checker");
   m_router->map(4, SOC_FIGLUT_BASE, SOC_DEVICE_WINDOW, "figlut");
-  link(m_router->initiator_socket, m_dram->target_socket, "dram_checker");
+  if (m_faults) {
+    link(m_router->initiator_socket, m_faults->target_socket, "dram_checker");
+    m_faults->initiator_socket.bind(m_dram->target_socket);
+  } else {
+    link(m_router->initiator_socket, m_dram->target_socket, "dram_checker");
+  }
   m_router->map(5, SOC_DRAM_BASE, m_dram_bytes, "dram");
 
   m_eva_periph->irq(m_eva_irq);

@@ -16,6 +16,7 @@
 #include "common/accelerator.hpp"
 #include "devices.hpp"
 #include "dram/dram_target.hpp"
+#include "fault/fault_injector.hpp"
 #include "image.hpp"
 #include "periph/peripheral.hpp"
 #include "riscv_core.hpp"
@@ -30,6 +31,10 @@ struct SocConfig {
   std::vector<std::uint8_t> firmware;  // a flat binary, loaded at SOC_SRAM_BASE
   const MemoryImage* image = nullptr;  // optional: copied into the DRAM
   std::ostream* uart_out = nullptr;
+  // Inject one fault (eva-soc --inject-fault): the first access to a 4 KiB
+  // window in the scratch area gets an error response; the firmware reads
+  // the window from SOC_SYSCTL_FAULT_LO and puts an operand there.
+  bool inject_fault = false;
 };
 
 // The simulation stops (sc_stop) when the firmware has ended.
@@ -47,6 +52,8 @@ class Soc : public sc_core::sc_module {
   std::uint64_t dram_bytes() const { return m_dram_bytes; }
   // Where the rings and descriptors may go: after the image.
   std::uint64_t scratch_address() const { return m_scratch; }
+  // The fault injector in front of the DRAM (inject_fault), or nullptr.
+  const FaultInjector* fault_injector() const { return m_faults.get(); }
 
  private:
   void watch();  // SC_THREAD: stops the simulation when the core has finished
@@ -60,6 +67,7 @@ class Soc : public sc_core::sc_module {
   std::unique_ptr<InterruptController> m_intc;
   std::unique_ptr<RiscvCore> m_core;
   std::vector<std::unique_ptr<ProtocolChecker>> m_checkers;  // sim.check_protocol
+  std::unique_ptr<FaultInjector> m_faults;                   // in front of the DRAM: --inject-fault
   sc_core::sc_signal<bool> m_eva_irq{"eva_irq"}, m_figlut_irq{"figlut_irq"};
   std::uint64_t m_dram_bytes = 0, m_scratch = 0;
 };

@@ -93,9 +93,14 @@ TEST_CASE("soc: eva-soc refuses bad input with exit 2 and one line") {
 // checks each output against the FP16 reference the image carries; the test
 // then reads the outputs back from the DRAM and compares them with the
 // float64 reference.
-TEST_CASE(
-    "soc: the firmware runs a packed block on both accelerators, and its outputs in DRAM match the float64 reference") {
+namespace {
+
+// With `inject_fault` (eva-soc --inject-fault) the firmware first queues a
+// descriptor with an operand in the faulty window, checks the error it gets,
+// clears it, and then runs the block: the outputs must match all the same.
+void run_packed_block(bool inject_fault) {
   soc::SocConfig c = config("ddr4-3200");
+  c.inject_fault = inject_fault;
   const std::uint64_t tokens = 4, d_model = 64, d_ff = 128;
   std::vector<PackedOp> packed;
   std::vector<const ArchConfig*> archs;
@@ -126,6 +131,15 @@ TEST_CASE(
   CHECK(soc.core().error().empty());
   CHECK(soc.core().exit_code() == 0);
   CHECK(out.find("queued 4 ops on EVA, 2 on FIGLUT") != std::string::npos);
+  if (inject_fault) {
+    CHECK(out.find("fault: EVA reported error 11 at 0x") != std::string::npos);  // EVA_ERR_DATA_BUS_ERROR
+    CHECK(out.find("cleared: as expected") != std::string::npos);
+    CHECK(out.find("EVA: 4 descriptors done, 1 failed") != std::string::npos);
+    REQUIRE(soc.fault_injector() != nullptr);
+    CHECK(soc.fault_injector()->errors_injected() == 1);
+  } else {
+    CHECK(soc.fault_injector() == nullptr);
+  }
   CHECK(out.find("RESULT: PASS: the outputs of 6 ops match the reference") != std::string::npos);
   for (std::size_t i = 0; i < packed.size(); ++i) {
     const eva_image_op_t& o = table[i];
@@ -144,4 +158,15 @@ TEST_CASE(
     CHECK(std::sqrt(err / norm) < 2e-3);
     CHECK(check_outputs(y, packed[i].reference_fp16, o.tolerance_q24).ok);
   }
+}
+
+}  // namespace
+
+TEST_CASE(
+    "soc: the firmware runs a packed block on both accelerators, and its outputs in DRAM match the float64 reference") {
+  run_packed_block(false);
+}
+
+TEST_CASE("soc: with --inject-fault the firmware sees one fault reported and cleared, then the block's outputs match") {
+  run_packed_block(true);
 }

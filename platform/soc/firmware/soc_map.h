@@ -39,6 +39,9 @@
 #define SOC_SYSCTL_SCRATCH_HI 0x1Cu   /* RO */
 #define SOC_SYSCTL_SCRATCH_BYTES 0x20u /* RO: its size */
 #define SOC_SYSCTL_EXIT 0x24u         /* WO: the firmware ends with this exit code */
+#define SOC_SYSCTL_FAULT_LO 0x28u     /* RO: a DRAM window that answers one access with an error (0: none) */
+#define SOC_SYSCTL_FAULT_HI 0x2Cu     /* RO */
+#define SOC_SYSCTL_FAULT_BYTES 0x30u  /* RO: its size */
 #define SOC_SYSCTL_ID_VALUE 0x534F4331u /* the bytes "1COS": 'S' 'O' 'C' '1' read as a word */
 
 /* UART: TX only. */
