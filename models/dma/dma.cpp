@@ -217,8 +217,10 @@ void Dma::send(Slot& slot) {
   slot.pending = true;
   if (m_timeout != sc_core::SC_ZERO_TIME) {
     slot.deadline = sc_core::sc_time_stamp() + m_timeout;
-    if (m_watch.empty()) m_watchdog.notify(m_timeout);
-    m_watch.emplace_back(&slot, slot.deadline);
+    if (!m_watchdog_armed) {
+      m_watchdog_armed = true;
+      m_watchdog.notify(m_timeout);
+    }
   }
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -292,18 +294,19 @@ std::string Dma::BusError::message() const {
 
 void Dma::watchdog() {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  while (!m_watch.empty()) {
-    const auto [slot, deadline] = m_watch.front();
-    if (!slot->pending || slot->deadline != deadline) {  // answered (and perhaps sent again) since
-      m_watch.pop_front();
-      continue;
-    }
-    if (deadline > now) {
-      m_watchdog.notify(deadline - now);
-      return;
-    }
-    m_watch.pop_front();
-    time_out(*slot);
+  m_watchdog_armed = false;
+  const sc_core::sc_time never = sc_core::sc_max_time();
+  sc_core::sc_time next = never;
+  for (auto& slot : m_slots) {
+    if (!slot->pending) continue;
+    if (slot->deadline <= now)
+      time_out(*slot);
+    else
+      next = std::min(next, slot->deadline);
+  }
+  if (next != never) {
+    m_watchdog_armed = true;
+    m_watchdog.notify(next - now);
   }
 }
 

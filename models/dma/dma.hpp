@@ -191,10 +191,10 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   tlm::tlm_generic_payload* m_waiting_end_req = nullptr;
   BusError m_bus_error;
   const sc_core::sc_time m_timeout;  // response_timeout_ns (zero: none)
-  // Sent bursts in send order with their deadlines (entries whose slot has
-  // since answered or been sent again are skipped).
-  std::deque<std::pair<Slot*, sc_core::sc_time>> m_watch;
+  // The watchdog wakes at the earliest deadline of a pending burst (at most
+  // once per timeout while bursts are in flight) and scans the slots.
   sc_core::sc_event m_watchdog;
+  bool m_watchdog_armed = false;
   StatGroup m_stats{"dma"};
   std::size_t m_bursts, m_bytes_read, m_bytes_written, m_bus_errors, m_bus_timeouts;
 };
