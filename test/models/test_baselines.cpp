@@ -2,6 +2,8 @@
 // runs against float64 references, the cycle conventions of their folders'
 // READMEs, and the energy model's arithmetic. One platform per test case.
 #include <cmath>
+#include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -9,7 +11,9 @@
 
 #include "arch_for_test.hpp"
 #include "config/load_arch.hpp"
+#include "pack/image.hpp"
 #include "sim_check.hpp"
+#include "vp/platform.hpp"
 #include "vp/simulate.hpp"
 
 using namespace eva;
@@ -86,6 +90,61 @@ TEST_CASE("figna with no guard bits: truncation adds error, still near FP16") {
   INFO(lossy.functional.dump());
   CHECK(lossy.functional["relative_l2_error"].get<double>() > 2.5e-4);
   CHECK(lossy.functional["relative_l2_error"].get<double>() < 2e-3);
+}
+
+// Data the pre-alignment cannot take (found by the soak, test/soak): an
+// infinite activation, zero points that are NaN, beyond INT32 or so large
+// that the block accumulator would overflow. Their outputs are NaN, the
+// others as usual, and the simulation goes on.
+TEST_CASE("figna functional: non-finite activations and unusable zero points give NaN outputs, not a stopped run") {
+  const ArchConfig c = arch("figna", {"figna.guard_bits=40"});
+  const std::uint64_t m = 3, n = 8, k = 40;
+  std::mt19937_64 rng(3);
+  std::normal_distribution<float> g(0.0f, 1.0f);
+  std::vector<float> x(m * k), w(k * n);
+  for (float& v : x) v = g(rng);
+  for (float& v : w) v = 0.1f * g(rng);
+  PackedOp p = pack_dense_op(c, x, w, m, n, k);
+  const std::uint64_t inf_row = 1, nan_col = 2, huge_col = 5, overflow_col = 6;
+  p.activations[2 * (inf_row * k + 5) + 0] = 0x00;  // FP16 +infinity
+  p.activations[2 * (inf_row * k + 5) + 1] = 0x7c;
+  const auto zero_point = [&](std::uint64_t col, float v) { std::memcpy(p.codebooks.data() + 4 * (n + col), &v, 4); };
+  zero_point(nan_col, std::nanf(""));
+  zero_point(huge_col, 1e30f);
+  zero_point(overflow_col, -1048576.0f);  // 2^20: 11 + 40 guard + 21 + 6 bits > 63
+  Platform platform("vp", c);
+  SparseStorage& mem = platform.dram().storage();
+  GemmDescriptor op;
+  op.m = m;
+  op.n = n;
+  op.k = k;
+  op.functional = true;
+  op.act_addr = 0x10000;
+  op.weight_addr = 0x20000;
+  op.codebook_addr = 0x30000;
+  op.out_addr = 0x40000;
+  mem.write(op.act_addr, p.activations.data(), p.activations.size());
+  mem.write(op.weight_addr, p.weights.data(), p.weights.size());
+  mem.write(op.codebook_addr, p.codebooks.data(), p.codebooks.size());
+  platform.add(op);
+  test::run_clean();
+  std::vector<std::uint8_t> out(p.out_bytes);
+  mem.read(op.out_addr, out.data(), out.size());
+  const std::vector<double> y = decode_outputs(c, m, n, out, p.codebooks);
+  std::vector<double> kept;
+  std::vector<std::uint8_t> kept_ref;
+  for (std::uint64_t i = 0; i < m; ++i)
+    for (std::uint64_t j = 0; j < n; ++j) {
+      const std::uint64_t e = i * n + j;
+      INFO("output " << i << ", " << j << ": " << y[e]);
+      if (i == inf_row || j == nan_col || j == huge_col || j == overflow_col) {
+        CHECK(std::isnan(y[e]));
+      } else {
+        kept.push_back(y[e]);
+        kept_ref.insert(kept_ref.end(), {p.reference_fp16[2 * e], p.reference_fp16[2 * e + 1]});
+      }
+    }
+  CHECK(check_outputs(kept, kept_ref, p.tolerance_q24).ok);
 }
 
 TEST_CASE("figlut W4 functional: LUT reads of bit-planes equal the dequantised GEMV") {
