@@ -10,6 +10,8 @@
 #include <catch2/catch.hpp>
 
 #include "arch_for_test.hpp"
+#include "baselines/ant/ant_format.hpp"
+#include "common/int_quant.hpp"
 #include "config/load_arch.hpp"
 #include "pack/image.hpp"
 #include "sim_check.hpp"
@@ -145,6 +147,63 @@ TEST_CASE("figna functional: non-finite activations and unusable zero points giv
       }
     }
   CHECK(check_outputs(kept, kept_ref, p.tolerance_q24).ok);
+}
+
+// ANT's types are parameters in memory, data like any other: a PoT type at
+// 8 bits (which the encoder never picks) has codes up to 2^254, beyond what
+// the PE's int64 shift holds (the soak found the undefined shift, UBSan
+// reported it). Such products are exact in double; the outputs are the
+// decoded products requantised.
+TEST_CASE("ant functional: 8-bit PoT activations from the parameters, products beyond int64, exact outputs") {
+  const ArchConfig c = arch("ant");
+  const std::uint64_t m = 2, n = 4, k = 8;
+  const ant::AntFormat act{ant::AntType::pot, 8, false}, weight{ant::AntType::int_type, 8, true};
+  std::mt19937_64 rng(5);
+  std::vector<std::uint8_t> x(m * k), w(k * n);  // codes; 8 bits each, so a byte each
+  for (std::uint8_t& v : x) v = static_cast<std::uint8_t>(rng() % 256);
+  for (std::uint8_t& v : w) v = static_cast<std::uint8_t>(rng() % 256);
+  // One 8 x 4 weight tile (ANT's tiles are larger): tile-major is row-major here.
+  const float alpha_a = 1.0f, alpha_w = 1.0f;
+  std::vector<double> y(m * n, 0.0);
+  for (std::uint64_t i = 0; i < m; ++i)
+    for (std::uint64_t j = 0; j < n; ++j) {
+      for (std::uint64_t kk = 0; kk < k; ++kk)
+        y[i * n + j] += ant::decode(act, x[i * k + kk]) * ant::decode(weight, w[kk * n + j]);
+      y[i * n + j] *= ant::pe_scale(act, alpha_a, weight, alpha_w);
+    }
+  double y_max = 0.0;
+  for (double v : y) y_max = std::max(y_max, std::fabs(v));
+  REQUIRE(y_max > 0.0);
+  const auto s_y = static_cast<float>(y_max / 127.0);
+  std::vector<std::uint8_t> params = {static_cast<std::uint8_t>(act.type), 0, static_cast<std::uint8_t>(weight.type),
+                                      1};
+  for (float v : {alpha_a, s_y, alpha_w, alpha_w, alpha_w, alpha_w}) {
+    std::uint8_t b[4];
+    std::memcpy(b, &v, 4);
+    params.insert(params.end(), b, b + 4);
+  }
+  Platform platform("vp", c);
+  SparseStorage& mem = platform.dram().storage();
+  GemmDescriptor op;
+  op.m = m;
+  op.n = n;
+  op.k = k;
+  op.functional = true;
+  op.act_addr = 0x10000;
+  op.weight_addr = 0x20000;
+  op.codebook_addr = 0x30000;
+  op.out_addr = 0x40000;
+  mem.write(op.act_addr, x.data(), x.size());
+  mem.write(op.weight_addr, w.data(), w.size());
+  mem.write(op.codebook_addr, params.data(), params.size());
+  platform.add(op);
+  test::run_clean();
+  std::vector<std::uint8_t> out(m * n);
+  mem.read(op.out_addr, out.data(), out.size());
+  for (std::uint64_t e = 0; e < m * n; ++e) {
+    INFO("output " << e << ": y " << y[e] << ", s_y " << s_y);
+    CHECK(static_cast<std::int8_t>(out[e]) == quantize_symmetric(y[e], s_y, 8));
+  }
 }
 
 TEST_CASE("figlut W4 functional: LUT reads of bit-planes equal the dequantised GEMV") {
