@@ -11,8 +11,8 @@ namespace eva {
 // What the second operand of a GEMM is.
 enum class GemmOperand {
   weights,   // a layer's weights, in the accelerator's weight format
-  kv_cache,  // attention: the K or V cache, dense, formats.kv_bits per element;
-             // activations and outputs FP16
+  kv_cache,  // attention: the K or V cache, formats.kv_bits per element, dense
+             // (FIGLUT: bit-planes as its weights); activations and outputs FP16
 };
 
 // y (M x N) = x (M x K) * W (K x N), W in the accelerator's weight format.

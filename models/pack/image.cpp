@@ -281,11 +281,28 @@ PackedOp pack_dense_op(const ArchConfig& c, const std::vector<float>& x, const s
         big = std::max(big, std::fabs(static_cast<double>(x[i * k + kk])));
       for (std::uint64_t kk = k0; kk < std::min(k, k0 + block); ++kk) xs[i * k + kk] = big;
     }
+  // |w|; figlut: the magnitude of its BCQ terms, sum_p |alpha_p| + |offset|,
+  // which its FP32 sums carry and which need not be small where w is (the
+  // terms of a column of zeros cancel).
+  std::vector<double> w_abs(k * n);
+  for (std::uint64_t i = 0; i < k * n; ++i) w_abs[i] = std::fabs(static_cast<double>(w[i]));
+  if (c.kind == ArchKind::figlut) {
+    const auto q = static_cast<std::uint64_t>(c.formats.weight_bits);
+    const auto param = [&](std::uint64_t i) {
+      return std::fabs(
+          static_cast<double>(half_to_float(static_cast<half_bits>(p.codebooks[2 * i] | p.codebooks[2 * i + 1] << 8))));
+    };
+    for (std::uint64_t j = 0; j < n; ++j) {
+      double terms = param(n * q + j);
+      for (std::uint64_t b = 0; b < q; ++b) terms += param(j * q + b);
+      for (std::uint64_t kk = 0; kk < k; ++kk) w_abs[kk * n + j] = terms;
+    }
+  }
   double s = 0.0;
   for (std::uint64_t i = 0; i < m; ++i)
     for (std::uint64_t j = 0; j < n; ++j) {
       double row = 0.0;
-      for (std::uint64_t kk = 0; kk < k; ++kk) row += xs[i * k + kk] * std::fabs(static_cast<double>(w[kk * n + j]));
+      for (std::uint64_t kk = 0; kk < k; ++kk) row += xs[i * k + kk] * w_abs[kk * n + j];
       s = std::max(s, row);
     }
   finish(p, c, s);

@@ -60,7 +60,8 @@ struct PackedOp {
 //   ceil(2^24 x (2^-10 R + lsb + (u + a 2^-22) S))
 // R = max |reference|; lsb = R / (2^(out_bits-1) - 1) for the integer outputs
 // (sa, ant), else 0; S = max over outputs of sum_k |x_ik| |w_kj| (figna: x_ik
-// taken as its pre-alignment block's largest |x|); u the relative rounding of
+// taken as its pre-alignment block's largest |x|; figlut: |w_kj| as column j's
+// BCQ terms, sum_p |alpha_jp| + |offset_j|); u the relative rounding of
 // each term: 2^-11 for eva's FP16 OC entries, 2^-(9 + figna.guard_bits) for
 // figna's truncating alignment, else 0; a the FP32 additions to an output:
 // K C / d + d (eva, vq-conflict), 2 K (figlut), K / systolic.rows + 2 (figna),

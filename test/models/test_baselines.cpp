@@ -2,14 +2,20 @@
 // runs against float64 references, the cycle conventions of their folders'
 // READMEs, and the energy model's arithmetic. One platform per test case.
 #include <cmath>
+#include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
 #include "arch_for_test.hpp"
+#include "baselines/ant/ant_format.hpp"
+#include "common/int_quant.hpp"
 #include "config/load_arch.hpp"
+#include "pack/image.hpp"
 #include "sim_check.hpp"
+#include "vp/platform.hpp"
 #include "vp/simulate.hpp"
 
 using namespace eva;
@@ -86,6 +92,118 @@ TEST_CASE("figna with no guard bits: truncation adds error, still near FP16") {
   INFO(lossy.functional.dump());
   CHECK(lossy.functional["relative_l2_error"].get<double>() > 2.5e-4);
   CHECK(lossy.functional["relative_l2_error"].get<double>() < 2e-3);
+}
+
+// Data the pre-alignment cannot take (found by the soak, test/soak): an
+// infinite activation, zero points that are NaN, beyond INT32 or so large
+// that the block accumulator would overflow. Their outputs are NaN, the
+// others as usual, and the simulation goes on.
+TEST_CASE("figna functional: non-finite activations and unusable zero points give NaN outputs, not a stopped run") {
+  const ArchConfig c = arch("figna", {"figna.guard_bits=40"});
+  const std::uint64_t m = 3, n = 8, k = 40;
+  std::mt19937_64 rng(3);
+  std::normal_distribution<float> g(0.0f, 1.0f);
+  std::vector<float> x(m * k), w(k * n);
+  for (float& v : x) v = g(rng);
+  for (float& v : w) v = 0.1f * g(rng);
+  PackedOp p = pack_dense_op(c, x, w, m, n, k);
+  const std::uint64_t inf_row = 1, nan_col = 2, huge_col = 5, overflow_col = 6;
+  p.activations[2 * (inf_row * k + 5) + 0] = 0x00;  // FP16 +infinity
+  p.activations[2 * (inf_row * k + 5) + 1] = 0x7c;
+  const auto zero_point = [&](std::uint64_t col, float v) { std::memcpy(p.codebooks.data() + 4 * (n + col), &v, 4); };
+  zero_point(nan_col, std::nanf(""));
+  zero_point(huge_col, 1e30f);
+  zero_point(overflow_col, -1048576.0f);  // 2^20: 11 + 40 guard + 21 + 6 bits > 63
+  Platform platform("vp", c);
+  SparseStorage& mem = platform.dram().storage();
+  GemmDescriptor op;
+  op.m = m;
+  op.n = n;
+  op.k = k;
+  op.functional = true;
+  op.act_addr = 0x10000;
+  op.weight_addr = 0x20000;
+  op.codebook_addr = 0x30000;
+  op.out_addr = 0x40000;
+  mem.write(op.act_addr, p.activations.data(), p.activations.size());
+  mem.write(op.weight_addr, p.weights.data(), p.weights.size());
+  mem.write(op.codebook_addr, p.codebooks.data(), p.codebooks.size());
+  platform.add(op);
+  test::run_clean();
+  std::vector<std::uint8_t> out(p.out_bytes);
+  mem.read(op.out_addr, out.data(), out.size());
+  const std::vector<double> y = decode_outputs(c, m, n, out, p.codebooks);
+  std::vector<double> kept;
+  std::vector<std::uint8_t> kept_ref;
+  for (std::uint64_t i = 0; i < m; ++i)
+    for (std::uint64_t j = 0; j < n; ++j) {
+      const std::uint64_t e = i * n + j;
+      INFO("output " << i << ", " << j << ": " << y[e]);
+      if (i == inf_row || j == nan_col || j == huge_col || j == overflow_col) {
+        CHECK(std::isnan(y[e]));
+      } else {
+        kept.push_back(y[e]);
+        kept_ref.insert(kept_ref.end(), {p.reference_fp16[2 * e], p.reference_fp16[2 * e + 1]});
+      }
+    }
+  CHECK(check_outputs(kept, kept_ref, p.tolerance_q24).ok);
+}
+
+// ANT's types are parameters in memory, data like any other: a PoT type at
+// 8 bits (which the encoder never picks) has codes up to 2^254, beyond what
+// the PE's int64 shift holds (the soak found the undefined shift, UBSan
+// reported it). Such products are exact in double; the outputs are the
+// decoded products requantised.
+TEST_CASE("ant functional: 8-bit PoT activations from the parameters, products beyond int64, exact outputs") {
+  const ArchConfig c = arch("ant");
+  const std::uint64_t m = 2, n = 4, k = 8;
+  const ant::AntFormat act{ant::AntType::pot, 8, false}, weight{ant::AntType::int_type, 8, true};
+  std::mt19937_64 rng(5);
+  std::vector<std::uint8_t> x(m * k), w(k * n);  // codes; 8 bits each, so a byte each
+  for (std::uint8_t& v : x) v = static_cast<std::uint8_t>(rng() % 256);
+  for (std::uint8_t& v : w) v = static_cast<std::uint8_t>(rng() % 256);
+  // One 8 x 4 weight tile (ANT's tiles are larger): tile-major is row-major here.
+  const float alpha_a = 1.0f, alpha_w = 1.0f;
+  std::vector<double> y(m * n, 0.0);
+  for (std::uint64_t i = 0; i < m; ++i)
+    for (std::uint64_t j = 0; j < n; ++j) {
+      for (std::uint64_t kk = 0; kk < k; ++kk)
+        y[i * n + j] += ant::decode(act, x[i * k + kk]) * ant::decode(weight, w[kk * n + j]);
+      y[i * n + j] *= ant::pe_scale(act, alpha_a, weight, alpha_w);
+    }
+  double y_max = 0.0;
+  for (double v : y) y_max = std::max(y_max, std::fabs(v));
+  REQUIRE(y_max > 0.0);
+  const auto s_y = static_cast<float>(y_max / 127.0);
+  std::vector<std::uint8_t> params = {static_cast<std::uint8_t>(act.type), 0, static_cast<std::uint8_t>(weight.type),
+                                      1};
+  for (float v : {alpha_a, s_y, alpha_w, alpha_w, alpha_w, alpha_w}) {
+    std::uint8_t b[4];
+    std::memcpy(b, &v, 4);
+    params.insert(params.end(), b, b + 4);
+  }
+  Platform platform("vp", c);
+  SparseStorage& mem = platform.dram().storage();
+  GemmDescriptor op;
+  op.m = m;
+  op.n = n;
+  op.k = k;
+  op.functional = true;
+  op.act_addr = 0x10000;
+  op.weight_addr = 0x20000;
+  op.codebook_addr = 0x30000;
+  op.out_addr = 0x40000;
+  mem.write(op.act_addr, x.data(), x.size());
+  mem.write(op.weight_addr, w.data(), w.size());
+  mem.write(op.codebook_addr, params.data(), params.size());
+  platform.add(op);
+  test::run_clean();
+  std::vector<std::uint8_t> out(m * n);
+  mem.read(op.out_addr, out.data(), out.size());
+  for (std::uint64_t e = 0; e < m * n; ++e) {
+    INFO("output " << e << ": y " << y[e] << ", s_y " << s_y);
+    CHECK(static_cast<std::int8_t>(out[e]) == quantize_symmetric(y[e], s_y, 8));
+  }
 }
 
 TEST_CASE("figlut W4 functional: LUT reads of bit-planes equal the dequantised GEMV") {

@@ -17,6 +17,7 @@
 #include "checker/protocol_checker.hpp"
 #include "common/error.hpp"
 #include "fault/fault_injector.hpp"
+#include "pack/operand_layout.hpp"
 #include "periph/descriptor_codec.hpp"
 #include "periph/peripheral.hpp"
 #include "sim_check.hpp"
@@ -439,6 +440,43 @@ TEST_CASE("periph: malformed, refused and misconfigured work gives its documente
     CHECK(r.rd64(Reg::desc_failed_lo) == 5);  // not a descriptor
   });
   test::run_clean();
+}
+
+// An attention GEMM whose operands end on the last byte of memory reads
+// nothing beyond them: the KV cache takes formats.kv_bits per element, dense
+// (docs/DESCRIPTORS.md), except on FIGLUT, whose cache is bit-planes laid out
+// as its weights (docs/MEMORY-LAYOUT.md). K = 31 is not a multiple of 8.
+void attention_at_the_end(const std::string& arch) {
+  const ArchConfig c = test::arch(arch);
+  Rig rig("rig", c, [&](Rig& r) {
+    const auto end = static_cast<std::uint64_t>(c.dram.capacity_bytes());
+    GemmDescriptor op;
+    op.operand = GemmOperand::kv_cache;
+    op.m = 2;
+    op.n = 5;
+    op.k = 31;
+    const std::uint64_t kv = c.kind == ArchKind::figlut
+                                 ? figlut_weight_bytes(c.formats.kv_bits, op.n, op.k)
+                                 : (op.k * op.n * static_cast<std::uint64_t>(c.formats.kv_bits) + 7) / 8;
+    op.weight_addr = end - kv;
+    op.act_addr = op.weight_addr - op.m * op.k * 2;
+    op.out_addr = op.act_addr - op.m * op.n * 2;
+    r.start_ring(ring, 2);
+    r.queue(ring, 2, {encode_descriptor(op)});
+    REQUIRE(r.wait_irq());
+    INFO(r.periph->error_message());
+    CHECK(r.rd(Reg::status) == regs::status_done.mask());
+    CHECK(r.rd64(Reg::desc_done_lo) == 1);
+  });
+  test::run_clean();
+}
+
+TEST_CASE("periph: an attention GEMM's operands at the end of memory, nothing read beyond (sa, a dense KV cache)") {
+  attention_at_the_end("sa");
+}
+
+TEST_CASE("periph: an attention GEMM's operands at the end of memory, nothing read beyond (figlut, KV bit-planes)") {
+  attention_at_the_end("figlut");
 }
 
 TEST_CASE("periph: a chain that loops stops at periph.chain_limit (CHAIN_LIMIT)") {

@@ -39,9 +39,19 @@ class AntDatapath : public WsDatapath {
       for (std::uint64_t kk = 0; kk < t.k; ++kk) {
         const ant::PeOperand a = ant::pe_decode(m_act, unpack_index(input, first + mm * row_elems + kk, m_f.act_bits));
         for (std::uint64_t nn = 0; nn < t.n; ++nn) {
-          std::int64_t product = 0;
-          ant::pe_mac(product, a, w[kk * t.n + nn]);
-          acc[mm * t.n + nn] += static_cast<double>(product);
+          const ant::PeOperand& b = w[kk * t.n + nn];
+          // The types are parameters in memory: one the encoder never picks
+          // at this width (PoT at 8 bits: 2^254) shifts a product past
+          // int64. Magnitudes are below 2^9, so up to 2^40 the PE's integer
+          // product is exact; beyond, double holds it exactly.
+          if (a.e + b.e <= 40) {
+            std::int64_t product = 0;
+            ant::pe_mac(product, a, b);
+            acc[mm * t.n + nn] += static_cast<double>(product);
+          } else {
+            const double product = std::ldexp(static_cast<double>(a.i) * static_cast<double>(b.i), a.e + b.e);
+            acc[mm * t.n + nn] += a.negative != b.negative ? -product : product;
+          }
         }
       }
   }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -30,15 +32,28 @@ class FignaDatapath : public WsDatapath {
             const std::uint8_t* weights, double* acc) override {
     std::vector<half_bits> a(t.k);
     std::vector<std::int32_t> w(t.k);
+    // Data the pre-alignment cannot take makes its outputs NaN, as in a float
+    // datapath, rather than stop the simulation: an infinite or NaN
+    // activation (its block has no exponent to align to), a zero point that
+    // is no INT32, or weights beyond the block accumulator's 63 bits.
+    const float nan = std::numeric_limits<float>::quiet_NaN();
     for (std::uint64_t mm = 0; mm < t.m; ++mm) {
       std::memcpy(a.data(), input + 2 * (first + mm * row_elems), t.k * 2);
-      const figna::AlignedBlock block = figna::align_block(a.data(), t.k, m_c.guard_bits);
+      const bool finite = std::none_of(a.begin(), a.end(), [](half_bits h) { return (h & 0x7c00u) == 0x7c00u; });
+      const figna::AlignedBlock block =
+          finite ? figna::align_block(a.data(), t.k, m_c.guard_bits) : figna::AlignedBlock{};
       for (std::uint64_t nn = 0; nn < t.n; ++nn) {
-        const auto z = static_cast<std::int32_t>(m_zero[t.n0 + nn]);
-        for (std::uint64_t kk = 0; kk < t.k; ++kk)
-          w[kk] = static_cast<std::int32_t>(unpack_index(weights, kk * t.n + nn, m_f.weight_bits)) - z;
-        const auto part =
-            static_cast<float>(figna::block_value(figna::int_dot(block, w.data()), block.e_max, block.guard));
+        const float zero = m_zero[t.n0 + nn];
+        float part = nan;
+        if (finite && std::fabs(zero) < 0x1p30f) {
+          const auto z = static_cast<std::int32_t>(zero);
+          for (std::uint64_t kk = 0; kk < t.k; ++kk)
+            w[kk] = static_cast<std::int32_t>(unpack_index(weights, kk * t.n + nn, m_f.weight_bits)) - z;
+          try {
+            part = static_cast<float>(figna::block_value(figna::int_dot(block, w.data()), block.e_max, block.guard));
+          } catch (const std::overflow_error&) {
+          }
+        }
         float y = static_cast<float>(acc[mm * t.n + nn]);
         y += part * m_scale[t.n0 + nn];
         acc[mm * t.n + nn] = y;
