@@ -1,5 +1,6 @@
 #include "config/npy.hpp"
 
+#include <charconv>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -85,7 +86,10 @@ NpyArray read_npy(const std::string& path) {
     dim.erase(dim.find_last_not_of(" \tL") + 1);
     if (dim.empty()) continue;
     if (dim.find_first_not_of("0123456789") != std::string::npos) throw bad("shape (" + tuple + ")");
-    a.shape.push_back(std::stoull(dim));
+    std::uint64_t size = 0;
+    if (std::from_chars(dim.data(), dim.data() + dim.size(), size).ec != std::errc())
+      throw bad("shape: dimension " + dim + " is beyond 2^64 - 1");
+    a.shape.push_back(size);
   }
   const bool supported =
       a.dtype.size() == 3 && (a.dtype[0] == '<' || a.dtype[0] == '|') &&

@@ -10,6 +10,7 @@
 
 #include "common/error.hpp"
 #include "config/load_arch.hpp"
+#include "config/npy.hpp"
 
 using namespace eva;
 
@@ -44,5 +45,12 @@ TEST_CASE("fuzz regressions: arch: an input error, or a configuration that print
     back.visit(reader);
     reader.finish();
     CHECK(to_yaml(back) == printed);
+  }
+}
+
+TEST_CASE("fuzz regressions: npy: every input is an input error") {
+  for (const std::string& path : inputs("npy")) {
+    INFO(path);
+    CHECK_THROWS_AS(read_npy(path), InputError);
   }
 }
