@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -10,6 +11,22 @@
 #include "common/error.hpp"
 
 namespace eva {
+
+namespace {
+
+// The bytes from the stream's position to its end, if it can seek.
+std::optional<std::uint64_t> bytes_left(std::ifstream& in) {
+  const std::streampos at = in.tellg();
+  if (at == std::streampos(-1)) return std::nullopt;
+  in.seekg(0, std::ios::end);
+  const std::streampos end = in.tellg();
+  in.clear();
+  in.seekg(at);
+  if (end == std::streampos(-1) || end < at) return std::nullopt;
+  return static_cast<std::uint64_t>(end - at);
+}
+
+}  // namespace
 
 std::size_t NpyArray::item_bytes() const { return static_cast<std::size_t>(std::stoul(dtype.substr(2))); }
 
@@ -99,10 +116,15 @@ NpyArray read_npy(const std::string& path) {
     throw InputError(fmt::format("{}: dtype '{}' is not supported (little-endian integers or floats)", path, a.dtype));
   const std::uint64_t bytes = a.count() * a.item_bytes();
   if (bytes > (1ull << 34)) throw InputError(fmt::format("{}: array of {} bytes is too large", path, bytes));
+  const auto truncated = [&] {
+    return InputError(fmt::format("{}: truncated data: expected {} bytes for shape ({}) of {}", path, bytes,
+                                  fmt::join(a.shape, ", "), a.dtype));
+  };
+  // A header may claim more than the file holds: check before allocating
+  // (where the file can tell its size; a pipe cannot).
+  if (const auto left = bytes_left(in); left && *left < bytes) throw truncated();
   a.data.resize(bytes);
-  if (bytes && !in.read(reinterpret_cast<char*>(a.data.data()), static_cast<std::streamsize>(bytes)))
-    throw InputError(fmt::format("{}: truncated data: expected {} bytes for shape ({}) of {}", path, bytes,
-                                 fmt::join(a.shape, ", "), a.dtype));
+  if (bytes && !in.read(reinterpret_cast<char*>(a.data.data()), static_cast<std::streamsize>(bytes))) throw truncated();
   return a;
 }
 
