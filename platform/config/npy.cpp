@@ -1,5 +1,6 @@
 #include "config/npy.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <fstream>
@@ -114,8 +115,17 @@ NpyArray read_npy(const std::string& path) {
        (a.dtype[1] == 'f' && std::string("248").find(a.dtype[2]) != std::string::npos));
   if (!supported)
     throw InputError(fmt::format("{}: dtype '{}' is not supported (little-endian integers or floats)", path, a.dtype));
-  const std::uint64_t bytes = a.count() * a.item_bytes();
-  if (bytes > (1ull << 34)) throw InputError(fmt::format("{}: array of {} bytes is too large", path, bytes));
+  // The size, refused beyond 2^34 bytes before the product can wrap around
+  // (a zero dimension makes the array empty whatever the others are).
+  constexpr std::uint64_t max_bytes = 1ull << 34;
+  std::uint64_t bytes = a.item_bytes();
+  if (std::find(a.shape.begin(), a.shape.end(), 0) != a.shape.end()) bytes = 0;
+  for (const std::uint64_t s : a.shape) {
+    if (bytes && s > max_bytes / bytes)
+      throw InputError(fmt::format("{}: shape ({}) of {} is too large (at most 2^34 bytes)", path,
+                                   fmt::join(a.shape, ", "), a.dtype));
+    bytes *= s;
+  }
   const auto truncated = [&] {
     return InputError(fmt::format("{}: truncated data: expected {} bytes for shape ({}) of {}", path, bytes,
                                   fmt::join(a.shape, ", "), a.dtype));

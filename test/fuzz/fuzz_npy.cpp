@@ -1,6 +1,7 @@
 // libFuzzer harness: the .npy reader (platform/config/npy.*, `eva-sim vq-gemv`
 // and `eva-sim pack`). An array that loads must hold exactly its shape's
 // elements, and its first and last elements must read.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -19,9 +20,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   // The element count without wrapping around: a shape whose product
-  // overflows must have been refused.
+  // overflows must have been refused (a zero dimension makes any shape empty).
   unsigned __int128 elements = 1;
+  if (std::find(a.shape.begin(), a.shape.end(), 0) != a.shape.end()) elements = 0;
   for (const std::uint64_t s : a.shape) {
+    if (elements == 0) break;
     elements *= s;
     if (elements >> 64) fuzz::violated("read_npy accepted a shape whose element count overflows 64 bits");
   }
