@@ -43,7 +43,7 @@ class EvaTiler {
   // inputs); depth: OC entries per bank.
   EvaTiler(std::uint64_t m, std::uint64_t k, std::uint64_t n, const VqFormat& f, std::uint64_t lookups,
            std::uint64_t depth)
-      : m_m(m), m_k(k), m_n(n), m_f(f), m_block_rows(pow2_floor(lookups)) {
+      : m_m(m), m_n(n), m_f(f), m_block_rows(pow2_floor(lookups)) {
     const auto d = static_cast<std::uint64_t>(f.vector_dim);
     m_v = k / d;
     m_entries = 1ull << f.index_bits;
@@ -140,7 +140,7 @@ class EvaTiler {
     v = std::min({m_vt, gv - t * m_vt, m_v - v0});
   }
 
-  std::uint64_t m_m, m_k, m_n;
+  std::uint64_t m_m, m_n;  // K is m_v sub-vectors
   VqFormat m_f;
   std::uint64_t m_block_rows, m_v = 0, m_entries = 0, m_etile = 0, m_etiles = 0;
   std::uint64_t m_mt = 0, m_vt = 0, m_nblock = 0;

@@ -1,7 +1,10 @@
 #include "config/npy.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -9,6 +12,22 @@
 #include "common/error.hpp"
 
 namespace eva {
+
+namespace {
+
+// The bytes from the stream's position to its end, if it can seek.
+std::optional<std::uint64_t> bytes_left(std::ifstream& in) {
+  const std::streampos at = in.tellg();
+  if (at == std::streampos(-1)) return std::nullopt;
+  in.seekg(0, std::ios::end);
+  const std::streampos end = in.tellg();
+  in.clear();
+  in.seekg(at);
+  if (end == std::streampos(-1) || end < at) return std::nullopt;
+  return static_cast<std::uint64_t>(end - at);
+}
+
+}  // namespace
 
 std::size_t NpyArray::item_bytes() const { return static_cast<std::size_t>(std::stoul(dtype.substr(2))); }
 
@@ -85,7 +104,10 @@ NpyArray read_npy(const std::string& path) {
     dim.erase(dim.find_last_not_of(" \tL") + 1);
     if (dim.empty()) continue;
     if (dim.find_first_not_of("0123456789") != std::string::npos) throw bad("shape (" + tuple + ")");
-    a.shape.push_back(std::stoull(dim));
+    std::uint64_t size = 0;
+    if (std::from_chars(dim.data(), dim.data() + dim.size(), size).ec != std::errc())
+      throw bad("shape: dimension " + dim + " is beyond 2^64 - 1");
+    a.shape.push_back(size);
   }
   const bool supported =
       a.dtype.size() == 3 && (a.dtype[0] == '<' || a.dtype[0] == '|') &&
@@ -93,12 +115,26 @@ NpyArray read_npy(const std::string& path) {
        (a.dtype[1] == 'f' && std::string("248").find(a.dtype[2]) != std::string::npos));
   if (!supported)
     throw InputError(fmt::format("{}: dtype '{}' is not supported (little-endian integers or floats)", path, a.dtype));
-  const std::uint64_t bytes = a.count() * a.item_bytes();
-  if (bytes > (1ull << 34)) throw InputError(fmt::format("{}: array of {} bytes is too large", path, bytes));
+  // The size, refused beyond 2^34 bytes before the product can wrap around
+  // (a zero dimension makes the array empty whatever the others are).
+  constexpr std::uint64_t max_bytes = 1ull << 34;
+  std::uint64_t bytes = a.item_bytes();
+  if (std::find(a.shape.begin(), a.shape.end(), 0) != a.shape.end()) bytes = 0;
+  for (const std::uint64_t s : a.shape) {
+    if (bytes && s > max_bytes / bytes)
+      throw InputError(fmt::format("{}: shape ({}) of {} is too large (at most 2^34 bytes)", path,
+                                   fmt::join(a.shape, ", "), a.dtype));
+    bytes *= s;
+  }
+  const auto truncated = [&] {
+    return InputError(fmt::format("{}: truncated data: expected {} bytes for shape ({}) of {}", path, bytes,
+                                  fmt::join(a.shape, ", "), a.dtype));
+  };
+  // A header may claim more than the file holds: check before allocating
+  // (where the file can tell its size; a pipe cannot).
+  if (const auto left = bytes_left(in); left && *left < bytes) throw truncated();
   a.data.resize(bytes);
-  if (bytes && !in.read(reinterpret_cast<char*>(a.data.data()), static_cast<std::streamsize>(bytes)))
-    throw InputError(fmt::format("{}: truncated data: expected {} bytes for shape ({}) of {}", path, bytes,
-                                 fmt::join(a.shape, ", "), a.dtype));
+  if (bytes && !in.read(reinterpret_cast<char*>(a.data.data()), static_cast<std::streamsize>(bytes))) throw truncated();
   return a;
 }
 

@@ -150,7 +150,12 @@ class ConfigPrinter {
   void field(const char* name, T& value, const char* doc = "") {
     if constexpr (std::is_enum_v<T>)
       emit(name, std::string(enum_name(value)), doc);
-    else
+    else if constexpr (std::is_same_v<T, std::string>) {
+      // An empty string is a field no source set (a file without
+      // `description`); ConfigReader refuses empty strings, so it is left out
+      // and the printed YAML loads back.
+      if (!value.empty()) emit(name, value, doc);
+    } else
       emit(name, value, doc);
   }
   std::string str() {
