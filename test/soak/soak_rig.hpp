@@ -71,7 +71,10 @@ class SoakRig : public sc_core::sc_module {
   bool poll_done(const Batch& b);
   void check_memory(const Batch& b, std::uint64_t reset_head);
   void check_failures(const Batch& b, const std::vector<Observed>& observed);
-  void check_counters(const Batch& b);
+  struct Traffic {
+    std::uint64_t read, written, busy;  // DRAM_READ, DRAM_WRITTEN, CYCLES_BUSY
+  };
+  void check_counters(const Batch& b, const Traffic& before);
 
   // Register accesses through the peripheral's socket (a refused one is a mismatch).
   std::uint32_t rd(regs::Reg r);
