@@ -359,10 +359,11 @@ void Peripheral::control() {
   }
 }
 
-// Fetches, checks and runs the descriptor at `addr` and those it chains to.
+// Fetches, checks and runs the descriptor at `addr` (a ring entry, which may
+// be at address 0) and those it chains to (a `next` of 0 ends the chain).
 void Peripheral::run_chain(std::uint64_t addr, std::uint64_t generation) {
   Dma& dma = m_accel.dma_engine();
-  for (int n = 0; addr != 0; ++n) {
+  for (int n = 0; n == 0 || addr != 0; ++n) {
     if (n == m_config.periph.chain_limit) {
       fail(regs::ErrorCode::chain_limit, addr,
            fmt::format("more than {} chained descriptors", m_config.periph.chain_limit));

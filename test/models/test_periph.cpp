@@ -450,6 +450,23 @@ TEST_CASE("periph: a soft reset returns the registers and counters to their rese
   test::run_clean();
 }
 
+// Found with the register-file fuzz harness (test/fuzz/fuzz_regs.cpp), whose
+// first seeds put their ring at address 0: the entry there was skipped, as if
+// it were the `next` that ends a chain, without running, failing or counting.
+TEST_CASE("periph: a ring at address 0 runs the entry there (only a next of 0 ends a chain)") {
+  const ArchConfig c = test::arch("sa");
+  Rig rig("rig", c, [&](Rig& r) {
+    r.start_ring(0, 2);
+    r.queue(0, 2, {encode_descriptor(r.gemm(1, 64, 64, data))});
+    REQUIRE(r.wait_irq());
+    CHECK(r.rd(Reg::status) == regs::status_done.mask());
+    CHECK(r.rd(Reg::ring_head) == 1);
+    CHECK(r.rd64(Reg::desc_done_lo) == 1);
+    CHECK(r.rd64(Reg::dram_read_lo) > regs::desc_bytes);
+  });
+  test::run_clean();
+}
+
 TEST_CASE("platform: a DMA bus error fails the command-line run, naming the operation and the burst") {
   ArchConfig c = test::arch("sa");
   Platform p("vp", c);
