@@ -44,6 +44,7 @@ def npy_seeds():
     write("npy", "f4-v3-scalar.npy", npy("<f4", [], struct.pack("<f", 1.5), version=3))
     write("npy", "u2-empty.npy", npy("<u2", [0, 5], b""))
     write("npy", "f8-fortran.npy", npy("<f8", [1, 1], struct.pack("<d", 2.0), fortran="True"))
+    write("npy", "f2-huge-shape.npy", npy("<f2", [4096, 4096, 4096], b""))
 
 
 # ---- descriptors --------------------------------------------------------------
