@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The test command: sets up (scripts/setup.sh), builds and runs the whole
 # suite, first in the release build (then checks the installed package with
-# scripts/check-consumer.sh), then under AddressSanitizer and UBSan.
-#   scripts/test.sh            both builds
+# scripts/check-consumer.sh), then under AddressSanitizer and UBSan, then runs
+# every fuzz harness for 20 seconds (scripts/fuzz.sh, docs/TESTING.md).
+#   scripts/test.sh            all of it
 #   scripts/test.sh --quick    the release build only
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,4 +15,5 @@ scripts/check-consumer.sh build
 if [[ "${1:-}" != "--quick" ]]; then
   scripts/setup.sh --asan
   ctest --preset asan -j"$jobs"
+  scripts/fuzz.sh 20
 fi

@@ -111,7 +111,7 @@ bool admissible(const std::array<std::uint8_t, regs::desc_bytes>& bytes) {
     if (g->n * g->k > (1u << 18)) return false;
     for (const std::uint64_t a : {g->act_addr, g->weight_addr, g->codebook_addr, g->out_addr})
       if (a >= functional_below) return false;
-    return g->count * std::max({g->act_stride, g->weight_stride, g->out_stride}) < functional_below / 4;
+    return std::max({g->act_stride, g->weight_stride, g->out_stride}) < functional_below / 16;  // count <= 4
   }
   const auto& v = std::get<VectorDescriptor>(d.op);
   return v.rows <= 256 && v.cols <= 8192 && v.rows * v.cols <= max_vector;
@@ -271,7 +271,7 @@ class Unit : public sc_core::sc_module {
     wait(sc_core::SC_ZERO_TIME);
     const std::array<std::uint8_t, regs::window_bytes> now = window();
     for (std::uint32_t at = 0; at < regs::window_bytes; at += 4)
-      if (std::equal(now.begin() + at, now.begin() + at + 4, m_reset_window.begin() + at) == false)
+      if (!std::equal(now.begin() + at, now.begin() + at + 4, m_reset_window.begin() + at))
         fuzz::violated(fmt::format("after a soft reset the register at 0x{:03x} differs from its reset value", at));
     if (m_irq.read()) fuzz::violated("the interrupt is high after a soft reset");
   }

@@ -574,7 +574,7 @@ TEST_CASE("periph: a soft reset returns the registers and counters to their rese
 // Found with the register-file fuzz harness (test/fuzz/fuzz_regs.cpp), whose
 // first seeds put their ring at address 0: the entry there was skipped, as if
 // it were the `next` that ends a chain, without running, failing or counting.
-TEST_CASE("periph: a ring at address 0 runs the entry there (a next of 0 ends a chain, a ring may start at 0)") {
+TEST_CASE("periph: a ring at address 0 runs the entry there (only a next of 0 ends a chain)") {
   const ArchConfig c = test::arch("sa");
   Rig rig("rig", c, [&](Rig& r) {
     r.start_ring(0, 2);
