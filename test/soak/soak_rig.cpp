@@ -151,6 +151,11 @@ void SoakRig::run_batch(const Batch& b) {
     wr(Reg::ring_base_lo, static_cast<std::uint32_t>(b.ring.base));
     wr(Reg::ring_base_hi, static_cast<std::uint32_t>(b.ring.base >> 32));
     wr(Reg::ring_size, b.ring.size);
+    const std::uint64_t base = rd(Reg::ring_base_lo) | static_cast<std::uint64_t>(rd(Reg::ring_base_hi)) << 32;
+    const std::uint32_t size = rd(Reg::ring_size), head = rd(Reg::ring_head), tail = rd(Reg::ring_tail);
+    if (base != b.ring.base || size != b.ring.size || head != 0 || tail != 0)
+      mismatch(fmt::format("the ring reads back as 0x{:x} x {}, HEAD {}, TAIL {} (written 0x{:x} x {})", base, size,
+                           head, tail, b.ring.base, b.ring.size));
     m_tail = 0;
     ++m_stats.ring_moves;
   }

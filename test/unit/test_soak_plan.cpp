@@ -59,7 +59,7 @@ TEST_CASE("soak plan: each descriptor decodes as the plan expects, and every err
   int misconfigured = 0, invalid = 0, total = 0;
   for (const char* name : {"eva", "sa", "figlut", "vq-conflict"}) {
     const ArchConfig c = arch(name);
-    for (const Batch& b : plan(c, 3, 700)) {
+    for (const Batch& b : plan(c, 3, 500)) {
       misconfigured += b.misconfig != Misconfig::none;
       for (const Failure& f : b.failures) ++predicted[f.code];
       // One failure at a time unless the host polls (it reads each as it comes).
