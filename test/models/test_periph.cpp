@@ -296,7 +296,8 @@ namespace {
 // interrupt) and the faulty descriptor is not counted as done; the next one
 // completes and writes exactly the outputs of the first.
 void fault_then_recover(const std::string& arch, bool late) {
-  const ArchConfig c = test::arch(arch);
+  ArchConfig c = test::arch(arch);
+  c.dma.response_timeout_ns = 100000.0;  // off by default (models/dma/dma_config.hpp)
   constexpr std::uint64_t bad = 0x40000000, bad_bytes = 0x100000;
   FaultConfig f;
   if (late) {
