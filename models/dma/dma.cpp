@@ -310,15 +310,18 @@ void Dma::watchdog() {
   }
 }
 
+void Dma::burst_failed(Slot& slot, tlm::tlm_response_status status, bool timeout) {
+  m_stats.inc(m_bus_errors);
+  slot.owner->failed = true;
+  if (!m_bus_error)
+    m_bus_error = BusError{status, slot.get_address(), slot.get_data_length(), slot.is_write(), timeout};
+}
+
 void Dma::time_out(Slot& slot) {
   slot.pending = false;
   slot.timed_out = true;  // still the target's until it answers
-  m_stats.inc(m_bus_errors);
   m_stats.inc(m_bus_timeouts);
-  slot.owner->failed = true;
-  if (!m_bus_error)
-    m_bus_error =
-        BusError{tlm::TLM_GENERIC_ERROR_RESPONSE, slot.get_address(), slot.get_data_length(), slot.is_write(), true};
+  burst_failed(slot, tlm::TLM_GENERIC_ERROR_RESPONSE, true);
   complete_burst(std::move(slot.owner), sc_core::sc_time_stamp());
 }
 
@@ -332,13 +335,7 @@ void Dma::finish(tlm::tlm_generic_payload& trans) {
     m_wakeup.notify(sc_core::SC_ZERO_TIME);
     return;
   }
-  if (trans.is_response_error()) {
-    m_stats.inc(m_bus_errors);
-    slot.owner->failed = true;
-    if (!m_bus_error)
-      m_bus_error =
-          BusError{trans.get_response_status(), trans.get_address(), trans.get_data_length(), trans.is_write()};
-  }
+  if (trans.is_response_error()) burst_failed(slot, trans.get_response_status(), false);
   trans.release();
   if (slot.to_sram && slot.get_extension<TimingOnly>()) {  // written into the SRAM when its job started
     const sc_core::sc_time tail = slot.owner->sram_tail;

@@ -169,6 +169,9 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   void complete_burst(std::shared_ptr<Transfer::State> state, const sc_core::sc_time& done);
   void watchdog();  // SC_METHOD: times out the bursts past their deadline
   void time_out(Slot& slot);
+  // A burst of `slot`'s transfer failed: counted, the transfer marked, the
+  // first since clear_bus_error() kept.
+  void burst_failed(Slot& slot, tlm::tlm_response_status status, bool timeout);
   sc_core::sc_time sram_access(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t* data, std::uint64_t len,
                                bool timing_only);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);

@@ -46,4 +46,15 @@ head_dim: 64
 vocab: 1000
 )";
 
+// A two-request trace for e2e.
+inline const char* const tiny_trace = R"([{"input_length": 7, "output_length": 12},
+ {"input_length": 3, "output_length": 30}])";
+
+// Writes tiny.yaml (tiny_model) and trace.json (tiny_trace) into `dir`.
+inline Scratch& with_inputs(Scratch& dir) {
+  dir.write("tiny.yaml", tiny_model);
+  dir.write("trace.json", tiny_trace);
+  return dir;
+}
+
 }  // namespace eva::test

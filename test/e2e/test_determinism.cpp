@@ -14,9 +14,6 @@ using namespace eva::test;
 
 namespace {
 
-const char* const tiny_trace = R"([{"input_length": 7, "output_length": 12},
- {"input_length": 3, "output_length": 30}])";
-
 // The report file's bytes without the lines of the fields that measure the
 // host's wall clock (reports are written one key per line).
 std::string report_bytes(const Scratch& dir, const std::string& name) {
@@ -40,12 +37,6 @@ std::string report_of(const Scratch& dir, std::vector<std::string> args, const s
   const std::string bytes = report_bytes(dir, name);
   REQUIRE(bytes.size() > 100);
   return bytes;
-}
-
-Scratch& with_inputs(Scratch& dir) {
-  dir.write("tiny.yaml", tiny_model);
-  dir.write("trace.json", tiny_trace);
-  return dir;
 }
 
 const std::vector<std::string> run_decode = {"run",     "--arch", "eva",    "--model",     "tiny.yaml",

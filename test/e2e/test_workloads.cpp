@@ -8,18 +8,7 @@
 
 using namespace eva::test;
 
-namespace {
-
-const char* const tiny_trace = R"([{"input_length": 7, "output_length": 12},
- {"input_length": 3, "output_length": 30}])";
-
-Scratch& with_inputs(Scratch& dir) {
-  dir.write("tiny.yaml", tiny_model);
-  dir.write("trace.json", tiny_trace);
-  return dir;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("run --phase decode reports every operation of the model, with energy") {
   Scratch dir;

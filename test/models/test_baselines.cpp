@@ -52,6 +52,33 @@ Report functional(const ArchConfig& c, const GemmShape& s, std::uint64_t seed = 
   return r;
 }
 
+// One functional GEMM on one platform, its operand bytes placed at fixed
+// addresses; the `out_bytes` it wrote.
+std::vector<std::uint8_t> run_functional(const ArchConfig& c, std::uint64_t m, std::uint64_t n, std::uint64_t k,
+                                         const std::vector<std::uint8_t>& activations,
+                                         const std::vector<std::uint8_t>& weights,
+                                         const std::vector<std::uint8_t>& codebooks, std::uint64_t out_bytes) {
+  Platform platform("vp", c);
+  SparseStorage& mem = platform.dram().storage();
+  GemmDescriptor op;
+  op.m = m;
+  op.n = n;
+  op.k = k;
+  op.functional = true;
+  op.act_addr = 0x10000;
+  op.weight_addr = 0x20000;
+  op.codebook_addr = 0x30000;
+  op.out_addr = 0x40000;
+  mem.write(op.act_addr, activations.data(), activations.size());
+  mem.write(op.weight_addr, weights.data(), weights.size());
+  mem.write(op.codebook_addr, codebooks.data(), codebooks.size());
+  platform.add(op);
+  test::run_clean();
+  std::vector<std::uint8_t> out(out_bytes);
+  mem.read(op.out_addr, out.data(), out.size());
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("sa A8W8 functional: exact integer sums, outputs within half an INT8 step") {
@@ -114,24 +141,7 @@ TEST_CASE("figna functional: non-finite activations and unusable zero points giv
   zero_point(nan_col, std::nanf(""));
   zero_point(huge_col, 1e30f);
   zero_point(overflow_col, -1048576.0f);  // 2^20: 11 + 40 guard + 21 + 6 bits > 63
-  Platform platform("vp", c);
-  SparseStorage& mem = platform.dram().storage();
-  GemmDescriptor op;
-  op.m = m;
-  op.n = n;
-  op.k = k;
-  op.functional = true;
-  op.act_addr = 0x10000;
-  op.weight_addr = 0x20000;
-  op.codebook_addr = 0x30000;
-  op.out_addr = 0x40000;
-  mem.write(op.act_addr, p.activations.data(), p.activations.size());
-  mem.write(op.weight_addr, p.weights.data(), p.weights.size());
-  mem.write(op.codebook_addr, p.codebooks.data(), p.codebooks.size());
-  platform.add(op);
-  test::run_clean();
-  std::vector<std::uint8_t> out(p.out_bytes);
-  mem.read(op.out_addr, out.data(), out.size());
+  const std::vector<std::uint8_t> out = run_functional(c, m, n, k, p.activations, p.weights, p.codebooks, p.out_bytes);
   const std::vector<double> y = decode_outputs(c, m, n, out, p.codebooks);
   std::vector<double> kept;
   std::vector<std::uint8_t> kept_ref;
@@ -182,24 +192,7 @@ TEST_CASE("ant functional: 8-bit PoT activations from the parameters, products b
     std::memcpy(b, &v, 4);
     params.insert(params.end(), b, b + 4);
   }
-  Platform platform("vp", c);
-  SparseStorage& mem = platform.dram().storage();
-  GemmDescriptor op;
-  op.m = m;
-  op.n = n;
-  op.k = k;
-  op.functional = true;
-  op.act_addr = 0x10000;
-  op.weight_addr = 0x20000;
-  op.codebook_addr = 0x30000;
-  op.out_addr = 0x40000;
-  mem.write(op.act_addr, x.data(), x.size());
-  mem.write(op.weight_addr, w.data(), w.size());
-  mem.write(op.codebook_addr, params.data(), params.size());
-  platform.add(op);
-  test::run_clean();
-  std::vector<std::uint8_t> out(m * n);
-  mem.read(op.out_addr, out.data(), out.size());
+  const std::vector<std::uint8_t> out = run_functional(c, m, n, k, x, w, params, m * n);
   for (std::uint64_t e = 0; e < m * n; ++e) {
     INFO("output " << e << ": y " << y[e] << ", s_y " << s_y);
     CHECK(static_cast<std::int8_t>(out[e]) == quantize_symmetric(y[e], s_y, 8));

@@ -58,10 +58,9 @@ std::string SoakRig::where() const { return m_where; }
 
 // ---- registers ----------------------------------------------------------------
 
-std::uint32_t SoakRig::rd(Reg r) {
-  std::uint8_t b[4] = {};
+void SoakRig::access(tlm::tlm_command cmd, Reg r, std::uint8_t* b) {
   tlm::tlm_generic_payload t;
-  t.set_command(tlm::TLM_READ_COMMAND);
+  t.set_command(cmd);
   t.set_address(static_cast<std::uint32_t>(r));
   t.set_data_ptr(b);
   t.set_data_length(4);
@@ -70,7 +69,13 @@ std::uint32_t SoakRig::rd(Reg r) {
   host_socket->b_transport(t, d);
   wait(d);
   if (t.get_response_status() != tlm::TLM_OK_RESPONSE)
-    mismatch(fmt::format("read of register 0x{:x}: {}", static_cast<std::uint32_t>(r), t.get_response_string()));
+    mismatch(fmt::format("{} of register 0x{:x}: {}", cmd == tlm::TLM_READ_COMMAND ? "read" : "write",
+                         static_cast<std::uint32_t>(r), t.get_response_string()));
+}
+
+std::uint32_t SoakRig::rd(Reg r) {
+  std::uint8_t b[4] = {};
+  access(tlm::TLM_READ_COMMAND, r, b);
   return static_cast<std::uint32_t>(b[0] | b[1] << 8 | b[2] << 16) | static_cast<std::uint32_t>(b[3]) << 24;
 }
 
@@ -82,17 +87,7 @@ std::uint64_t SoakRig::rd64(Reg lo) {
 void SoakRig::wr(Reg r, std::uint32_t v) {
   std::uint8_t b[4];
   for (int i = 0; i < 4; ++i) b[i] = static_cast<std::uint8_t>(v >> (8 * i));
-  tlm::tlm_generic_payload t;
-  t.set_command(tlm::TLM_WRITE_COMMAND);
-  t.set_address(static_cast<std::uint32_t>(r));
-  t.set_data_ptr(b);
-  t.set_data_length(4);
-  t.set_streaming_width(4);
-  sc_time d = sc_core::SC_ZERO_TIME;
-  host_socket->b_transport(t, d);
-  wait(d);
-  if (t.get_response_status() != tlm::TLM_OK_RESPONSE)
-    mismatch(fmt::format("write of register 0x{:x}: {}", static_cast<std::uint32_t>(r), t.get_response_string()));
+  access(tlm::TLM_WRITE_COMMAND, r, b);
 }
 
 void SoakRig::mismatch(const std::string& what) {

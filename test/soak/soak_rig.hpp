@@ -80,6 +80,7 @@ class SoakRig : public sc_core::sc_module {
   std::uint32_t rd(regs::Reg r);
   std::uint64_t rd64(regs::Reg lo);
   void wr(regs::Reg r, std::uint32_t v);
+  void access(tlm::tlm_command cmd, regs::Reg r, std::uint8_t* four_bytes);
   void mismatch(const std::string& what);
   std::string record_name(const Batch& b, std::size_t r) const;
 
