@@ -8,7 +8,6 @@
 
 using namespace eva::test;
 
-
 TEST_CASE("run --phase decode reports every operation of the model, with energy") {
   Scratch dir;
   with_inputs(dir);
