@@ -5,10 +5,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,7 +28,9 @@
 #include "config/load_arch.hpp"
 #include "config/npy.hpp"
 #include "model_config.hpp"
+#include "report/plot.hpp"
 #include "report/report.hpp"
+#include "study/pareto.hpp"
 #include "study/sweep.hpp"
 #include "vp/platform.hpp"
 #include "vp/simulate.hpp"
@@ -39,7 +44,7 @@ const char* const usage = R"(eva-sim: a SystemC/TLM-2.0 virtual platform of the 
 usage: eva-sim <command> [options]
 
 commands:
-  list {archs|models|dram|datasets}   built-in names
+  list {archs|models|dram|datasets|sweeps}  built-in names
   config   --arch A                   print the effective architecture configuration
   describe --arch A                   the platform's module tree and socket bindings
   gemm     --arch A --m M --n N --k K one FC layer: M x K activations times K x N weights
@@ -48,7 +53,8 @@ commands:
   pack     SPEC.yaml -o IMAGE [--manifest M.json]  .npy operands -> a memory image (--example DIR)
   compare  --model M [--archs a,b]    every architecture side by side
   e2e      --model M [--dataset dolly] end to end over a request trace
-  sweep    SWEEP.yaml [-j N] [--out DIR]
+  sweep    SWEEP.yaml [--executor local|slurm] [-j N] [--out DIR] [--plot FILE.png]
+  pareto   SWEEP.json [--objectives K:max,K:min] [--plot FILE.png]  a sweep's Pareto front
   validate                            the paper's headline figures, reproduced
   dram-bench --dram P --pattern seq|random|strided|mix
 
@@ -62,10 +68,17 @@ bool wants_help(const std::vector<std::string>& args) {
   return false;
 }
 
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 using Command = std::function<int(const std::string&, const std::vector<std::string>&)>;
 
 int cmd_list(const std::string& command, const std::vector<std::string>& args) {
-  if (args.size() != 1) throw InputError("list: expected one of archs, models, dram, datasets");
+  if (args.size() != 1) throw InputError("list: expected one of archs, models, dram, datasets, sweeps");
   const std::string& what = args[0];
   if (what == "archs") {
     for (const auto& name : builtin_arch_names()) {
@@ -83,8 +96,14 @@ int cmd_list(const std::string& command, const std::vector<std::string>& args) {
     for (const auto& name : builtin_dram_names()) std::cout << name << "\n";
   } else if (what == "datasets") {
     for (const auto& name : builtin_dataset_names()) std::cout << name << "\n";
+  } else if (what == "sweeps") {
+    for (const auto& name : builtin_sweep_names()) {
+      const SweepPlan plan = load_sweep(name);
+      std::cout << fmt::format("{:<14} {} points of '{}'\n", name, plan.points(), plan.command);
+    }
   } else {
-    throw InputError(fmt::format("{}: unknown list '{}' (expected archs, models, dram or datasets)", command, what));
+    throw InputError(
+        fmt::format("{}: unknown list '{}' (expected archs, models, dram, datasets or sweeps)", command, what));
   }
   return 0;
 }
@@ -259,11 +278,111 @@ int cmd_vq_gemv(const std::string& command, const std::vector<std::string>& args
   return 0;
 }
 
+// The summary table of a sweep's rows: the swept values and headline figures.
+std::string sweep_table(const SweepPlan& plan, const std::vector<nlohmann::ordered_json>& rows) {
+  std::vector<std::string> columns = {"point"};
+  for (const SweepAxis& a : plan.axes) columns.push_back(a.key);
+  for (const char* key : {"arch", "seconds", "tokens_per_s", "energy_per_token_j", "energy_j", "area_mm2",
+                          "bandwidth_gbps", "latency_ns_mean", "pareto"})
+    if (!rows.empty() && rows.front().contains(key) && std::find(columns.begin(), columns.end(), key) == columns.end())
+      columns.push_back(key);
+  std::string out;
+  for (const std::string& c : columns) out += fmt::format("{:>16} ", c);
+  out += "\n";
+  for (const nlohmann::ordered_json& row : rows) {
+    for (const std::string& c : columns) {
+      const auto v = row.find(c);
+      out += v == row.end()         ? fmt::format("{:>16} ", "")
+             : v->is_number_float() ? fmt::format("{:>16.6g} ", v->get<double>())
+             : v->is_boolean()      ? fmt::format("{:>16} ", v->get<bool>() ? "*" : "")
+                                    : fmt::format("{:>16} ", v->is_string() ? v->get<std::string>() : v->dump());
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+// A row's label on a plot: the values of its point that tell it apart (the
+// first key of each dimension, without its dotted prefix) and its
+// architecture when the rows have several.
+std::string row_label(const std::vector<std::string>& keys, const nlohmann::ordered_json& values,
+                      const nlohmann::ordered_json& row, bool with_arch) {
+  std::string label;
+  for (const std::string& key : keys) {
+    if (!values.contains(key)) continue;
+    const auto& v = values[key];
+    label += fmt::format("{}{}={}", label.empty() ? "" : " ", key.substr(key.rfind('.') + 1),
+                         v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  if (with_arch && row.contains("arch") && row["arch"].is_string())
+    label += (label.empty() ? "" : " ") + row["arch"].get<std::string>();
+  return label;
+}
+
+// The front of a sweep.json's rows over `objectives`: prints it, and draws
+// it into `plot` when given.
+void pareto_of(const nlohmann::ordered_json& index, const std::vector<Objective>& objectives,
+               const std::optional<std::string>& python, const std::string& plot, const std::string& where) {
+  std::vector<nlohmann::ordered_json> rows;
+  std::vector<std::string> labels;
+  std::vector<std::string> keys;  // one per dimension, or every swept key
+  std::set<std::uint64_t> dimensions;
+  if (index.contains("axes") && index["axes"].is_array()) {
+    for (const auto& a : index["axes"])
+      if (a.contains("key") && a["key"].is_string() && a.contains("dimension") && a["dimension"].is_number_unsigned() &&
+          dimensions.insert(a["dimension"].get<std::uint64_t>()).second)
+        keys.push_back(a["key"].get<std::string>());
+  } else if (!index["points"].empty()) {
+    for (const auto& [key, value] : index["points"][0]["values"].items()) keys.push_back(key);
+  }
+  std::set<std::string> archs;
+  for (const auto& point : index["points"])
+    for (const auto& row : point["rows"])
+      if (row.contains("arch")) archs.insert(row["arch"].dump());
+  for (const auto& point : index["points"]) {
+    for (const auto& row : point["rows"]) {
+      rows.push_back(row);
+      labels.push_back(row_label(keys, point["values"], row, archs.size() > 1));
+    }
+  }
+  const std::optional<std::vector<bool>> front = pareto_front(rows, objectives);
+  if (!front)
+    throw InputError(fmt::format("{}: no row has every objective ({})", where, objectives_json(objectives).dump()));
+  std::string table = fmt::format("Pareto front over {} ({} of {} rows):\n", objectives_json(objectives).dump(),
+                                  std::count(front->begin(), front->end(), true), rows.size());
+  table += fmt::format("{:>8} ", "point");
+  for (const Objective& o : objectives) table += fmt::format("{:>20} ", o.key);
+  table += " values\n";
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    if (!(*front)[r]) continue;
+    table += fmt::format("{:>8} ", rows[r]["point"].dump());
+    for (const Objective& o : objectives) table += fmt::format("{:>20.6g} ", rows[r][o.key].get<double>());
+    table += " " + labels[r] + "\n";
+  }
+  std::cout << table;
+  if (python) {
+    write_pareto_plot(*python, plot, rows, *front, labels, objectives,
+                      fmt::format("{}: Pareto front", index.value("sweep", std::string("sweep"))));
+    std::cout << fmt::format("wrote {}\n", plot);
+  }
+}
+
 int cmd_sweep(const std::string& command, const std::vector<std::string>& args) {
   po::options_description d("sweep options");
-  d.add_options()("file", po::value<std::string>(), "SWEEP.yaml (docs/SWEEP.md)")(
-      "jobs,j", po::value<std::string>(), "points run at once (default: the cores)")(
+  d.add_options()("file", po::value<std::string>(), "SWEEP.yaml, or a built-in sweep (eva-sim list sweeps)")(
+      "executor", po::value<std::string>()->default_value("local"), "local|slurm")(
+      "jobs,j", po::value<std::string>(), "local: points run at once (default: the cores); slurm: tasks at once")(
       "out", po::value<std::string>()->default_value("sweep-out"), "output directory (created if missing)")(
+      "retry-failed", po::bool_switch(), "rerun the points that failed before (missing points always run)")(
+      "force", po::bool_switch(), "take over an output directory written by a different sweep")(
+      "plot", po::value<std::string>(), "draw the Pareto front into FILE.png")(
+      "objectives", po::value<std::string>(),
+      "Pareto objectives (default tokens_per_s:max,energy_per_token_j:min,"
+      "area_mm2:min)")("partition", po::value<std::string>(), "slurm: sbatch --partition")(
+      "time", po::value<std::string>(), "slurm: sbatch --time, per task")(
+      "sbatch-option", po::value<std::vector<std::string>>(), "slurm: an option passed to sbatch as it is (repeat)")(
+      "points-per-task", po::value<std::string>(), "slurm: points one array task runs (default 1)")(
+      "program", po::value<std::string>(), "slurm: eva-sim's path on the nodes (default: this executable)")(
       "quiet", po::bool_switch(), "no progress on stderr");
   po::positional_options_description pos;
   pos.add("file", 1);
@@ -272,33 +391,99 @@ int cmd_sweep(const std::string& command, const std::vector<std::string>& args) 
   SweepOptions o;
   o.out = vm["out"].as<std::string>();
   if (o.out.empty()) throw InputError("--out: expected a directory name");
+  const std::string executor = vm["executor"].as<std::string>();
+  if (executor == "slurm")
+    o.executor = Executor::slurm;
+  else if (executor != "local")
+    throw InputError(fmt::format("--executor: expected local or slurm, got '{}'", executor));
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  o.jobs = vm.count("jobs") ? static_cast<unsigned>(positive("--jobs", vm["jobs"].as<std::string>(), 1024)) : cores;
+  if (vm.count("jobs"))
+    o.jobs = static_cast<unsigned>(positive("--jobs", vm["jobs"].as<std::string>(), 100000));
+  else
+    o.jobs = o.executor == Executor::local ? cores : 0;  // slurm: as many as the cluster gives
   o.quiet = vm["quiet"].as<bool>();
+  o.retry_failed = vm["retry-failed"].as<bool>();
+  o.force = vm["force"].as<bool>();
+  o.slurm = plan.slurm;
+  if (vm.count("partition")) o.slurm.partition = vm["partition"].as<std::string>();
+  if (vm.count("time")) o.slurm.time = vm["time"].as<std::string>();
+  if (vm.count("sbatch-option")) {
+    for (const std::string& opt : vm["sbatch-option"].as<std::vector<std::string>>()) {
+      if (opt.rfind("-", 0) != 0)
+        throw InputError(fmt::format("--sbatch-option: '{}' is not an option (expected --name=value)", opt));
+      o.slurm.sbatch_options.push_back(opt);
+    }
+  }
+  if (vm.count("points-per-task"))
+    o.slurm.points_per_task = positive("--points-per-task", vm["points-per-task"].as<std::string>(), 999999);
+  if (vm.count("program")) o.slurm.program = vm["program"].as<std::string>();
+  if (o.executor == Executor::local) {
+    for (const char* slurm_only : {"partition", "time", "sbatch-option", "points-per-task", "program"})
+      if (vm.count(slurm_only)) throw InputError(fmt::format("--{}: only for --executor slurm", slurm_only));
+  }
+  const std::vector<Objective> objectives =
+      vm.count("objectives") ? parse_objectives(vm["objectives"].as<std::string>()) : default_objectives();
+  std::optional<std::string> python;
+  if (vm.count("plot")) {  // before the sweep: a missing package or directory costs no run
+    check_output(vm["plot"].as<std::string>(), "--plot");
+    python = plot_python();
+  }
   std::error_code ec;
   o.program = std::filesystem::read_symlink("/proc/self/exe", ec).string();
   if (ec) throw std::runtime_error("sweep: cannot find the eva-sim executable (/proc/self/exe)");
-  const std::vector<nlohmann::ordered_json> rows = run_sweep(plan, o);
-  // The swept values and the headline figures of every row.
-  std::vector<std::string> columns = {"point"};
-  for (const SweepAxis& a : plan.axes) columns.push_back(a.key);
-  for (const char* key : {"arch", "seconds", "energy_j", "bandwidth_gbps", "latency_ns_mean"})
-    if (!rows.empty() && rows.front().contains(key) && std::find(columns.begin(), columns.end(), key) == columns.end())
-      columns.push_back(key);
-  std::string out;
-  for (const std::string& c : columns) out += fmt::format("{:>16} ", c);
-  out += "\n";
-  for (const nlohmann::ordered_json& row : rows) {
-    for (const std::string& c : columns) {
-      const nlohmann::ordered_json& v = row[c];
-      out += v.is_number_float() ? fmt::format("{:>16.6g} ", v.get<double>())
-                                 : fmt::format("{:>16} ", v.is_string() ? v.get<std::string>() : v.dump());
-    }
-    out += "\n";
+  const SweepResult result = run_sweep(plan, o);
+  std::cout << fmt::format(
+                   "sweep {}: {} points of '{}' ({}: {} run now, {} kept from before, {} failed), {} rows; wrote "
+                   "{}/sweep.csv and {}/sweep.json\n",
+                   plan.source, plan.points(), plan.command, executor, result.ran, result.kept, result.failed.size(),
+                   result.rows.size(), o.out, o.out)
+            << sweep_table(plan, result.rows);
+  for (const FailedPoint& f : result.failed)
+    std::cout << fmt::format("failed: point {} ({}): {}\n", f.point, plan.describe(f.point), f.message);
+  if (python && !result.rows.empty()) {
+    const auto index =
+        nlohmann::ordered_json::parse(read_text_file((std::filesystem::path(o.out) / "sweep.json").string()));
+    pareto_of(index, objectives, python, vm["plot"].as<std::string>(), o.out + "/sweep.json");
   }
-  std::cout << fmt::format("sweep {}: {} points of '{}', {} rows; wrote {}/sweep.csv and {}/sweep.json\n", plan.source,
-                           plan.points(), plan.command, rows.size(), o.out, o.out)
-            << out;
+  if (!result.failed.empty()) {
+    const FailedPoint& f = result.failed.front();
+    const bool all_input =
+        std::all_of(result.failed.begin(), result.failed.end(), [](const FailedPoint& p) { return p.status == 2; });
+    std::string what = fmt::format("{}: point {} ({}): {}", plan.source, f.point, plan.describe(f.point), f.message);
+    if (result.failed.size() > 1)
+      what += fmt::format(" (and {} more failed points, listed in {}/sweep.json)", result.failed.size() - 1, o.out);
+    if (all_input) throw InputError(what);
+    throw std::runtime_error(what);
+  }
+  return 0;
+}
+
+int cmd_pareto(const std::string& command, const std::vector<std::string>& args) {
+  po::options_description d("pareto options");
+  d.add_options()("file", po::value<std::string>(), "a sweep's sweep.json")(
+      "objectives", po::value<std::string>(),
+      "KEY:max|min,... (default tokens_per_s:max,energy_per_token_j:min,"
+      "area_mm2:min)")("plot", po::value<std::string>(), "draw the front into FILE.png");
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  const auto vm = parse(command, args, d, pos);
+  const std::string file = required(vm, command, "file");
+  const std::vector<Objective> objectives =
+      vm.count("objectives") ? parse_objectives(vm["objectives"].as<std::string>()) : default_objectives();
+  std::optional<std::string> python;
+  if (vm.count("plot")) {
+    check_output(vm["plot"].as<std::string>(), "--plot");
+    python = plot_python();
+  }
+  if (!std::filesystem::is_regular_file(file)) throw InputError(fmt::format("{}: cannot open file", file));
+  const auto index = nlohmann::ordered_json::parse(read_text_file(file), nullptr, false);
+  if (index.is_discarded() || !index.is_object() || !index.contains("points") || !index["points"].is_array())
+    throw InputError(fmt::format("{}: not a sweep.json (expected an object with a list of points)", file));
+  for (const auto& point : index["points"])
+    if (!point.is_object() || !point.contains("rows") || !point["rows"].is_array() || !point.contains("values") ||
+        !point["values"].is_object())
+      throw InputError(fmt::format("{}: a point without values and rows", file));
+  pareto_of(index, objectives, python, python ? vm["plot"].as<std::string>() : "", file);
   return 0;
 }
 
@@ -348,9 +533,10 @@ int cmd_dram_bench(const std::string& command, const std::vector<std::string>& a
 
 const std::map<std::string, Command>& commands() {
   static const std::map<std::string, Command> table = {
-      {"list", cmd_list}, {"config", cmd_config},   {"describe", cmd_describe}, {"gemm", cmd_gemm},
-      {"run", cmd_run},   {"compare", cmd_compare}, {"e2e", cmd_e2e},           {"vq-gemv", cmd_vq_gemv},
-      {"pack", cmd_pack}, {"sweep", cmd_sweep},     {"validate", cmd_validate}, {"dram-bench", cmd_dram_bench}};
+      {"list", cmd_list},    {"config", cmd_config},   {"describe", cmd_describe}, {"gemm", cmd_gemm},
+      {"run", cmd_run},      {"compare", cmd_compare}, {"e2e", cmd_e2e},           {"vq-gemv", cmd_vq_gemv},
+      {"pack", cmd_pack},    {"sweep", cmd_sweep},     {"validate", cmd_validate}, {"dram-bench", cmd_dram_bench},
+      {"pareto", cmd_pareto}};
   return table;
 }
 
@@ -373,7 +559,7 @@ int cli_main(int argc, char** argv) {
     const auto it = commands().find(command);
     if (it == commands().end()) throw InputError(fmt::format("unknown command '{}' (see eva-sim --help)", command));
     if (command == "list" && wants_help(args)) {
-      std::cout << "usage: eva-sim list {archs|models|dram|datasets}\n";
+      std::cout << "usage: eva-sim list {archs|models|dram|datasets|sweeps}\n";
       return 0;
     }
     SystemcReports::install();

@@ -52,15 +52,20 @@ std::string plot_python() {
 }
 
 void write_plot(const std::string& python, const std::string& png, const nlohmann::json& report) {
+  run_plot_script(python, "plot_compare.py", png, report);
+}
+
+void run_plot_script(const std::string& python, const std::string& script_name, const std::string& png,
+                     const nlohmann::json& data) {
   const Scratch s;
   const auto& files = builtin_files();
-  const auto script = files.find("scripts/plot_compare.py");
-  if (script == files.end()) throw std::logic_error("plot_compare.py is not built in");
-  std::ofstream(s.path("plot_compare.py"), std::ios::binary) << script->second;
-  std::ofstream(s.path("report.json"), std::ios::binary) << report.dump();
+  const auto script = files.find("scripts/" + script_name);
+  if (script == files.end()) throw std::logic_error(script_name + " is not built in");
+  std::ofstream(s.path("plot.py"), std::ios::binary) << script->second;
+  std::ofstream(s.path("data.json"), std::ios::binary) << data.dump();
   const std::string drawn = s.path("plot.png");
   const pid_t pid =
-      spawn_process({python, s.path("plot_compare.py"), s.path("report.json"), drawn}, s.path("out"), s.path("err"));
+      spawn_process({python, s.path("plot.py"), s.path("data.json"), drawn}, s.path("out"), s.path("err"));
   if (wait_process(pid).second != 0) {
     std::ifstream err(s.path("err"));
     std::string line, last;

@@ -14,5 +14,9 @@ namespace eva {
 std::string plot_python();
 // Draws `report` ({"results": [...]}) into `png`, whole or not at all.
 void write_plot(const std::string& python, const std::string& png, const nlohmann::json& report);
+// Runs the built-in scripts/SCRIPT (as `SCRIPT DATA.json OUT.png`) on `data`
+// and writes its picture into `png`, whole or not at all.
+void run_plot_script(const std::string& python, const std::string& script, const std::string& png,
+                     const nlohmann::json& data);
 
 }  // namespace eva

@@ -15,6 +15,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "common/error.hpp"
+#include "config/builtin_files.hpp"
 #include "process/process.hpp"
 #include "report/report.hpp"
 #include "study/progress.hpp"
@@ -28,6 +29,7 @@ const std::set<std::string> sweepable = {"run", "gemm", "compare", "e2e", "dram-
 // Options the sweep sets itself, or that write files of their own.
 const std::set<std::string> reserved = {"json", "csv", "quiet", "help", "set", "trace", "plot"};
 constexpr std::uint64_t max_points = 100000;
+const std::string sweep_dir = "platform/configs/sweeps/";
 
 struct Reader {
   std::string source;
@@ -70,6 +72,38 @@ struct Reader {
       out.push_back(std::move(a));
     }
   }
+  SlurmSettings slurm(const YAML::Node& n) const {
+    if (!n.IsMap()) fail(n, "slurm: expected a mapping with partition, time, options, points_per_task, program");
+    SlurmSettings out;
+    for (const auto& kv : n) {
+      const std::string key = key_of(kv.first);
+      const std::string where = "slurm." + key;
+      if (key == "partition") {
+        out.partition = scalar(kv.second, where);
+      } else if (key == "time") {
+        out.time = scalar(kv.second, where);
+      } else if (key == "program") {
+        out.program = scalar(kv.second, where);
+      } else if (key == "points_per_task") {
+        const std::string v = scalar(kv.second, where);
+        if (v.find_first_not_of("0123456789") != std::string::npos || v.size() > 6 || std::stoul(v) == 0)
+          fail(kv.second, fmt::format("{}: expected an integer >= 1 and <= 999999, got '{}'", where, v));
+        out.points_per_task = std::stoul(v);
+      } else if (key == "options") {
+        if (!kv.second.IsSequence()) fail(kv.second, where + ": expected a list of sbatch options");
+        for (const auto& o : kv.second) {
+          const std::string v = scalar(o, where);
+          if (v.rfind("-", 0) != 0) fail(o, fmt::format("{}: '{}' is not an option (expected --name=value)", where, v));
+          out.sbatch_options.push_back(v);
+        }
+      } else {
+        fail(kv.first, fmt::format("slurm: unknown key '{}' (expected partition, time, options, points_per_task, "
+                                   "program)",
+                                   key));
+      }
+    }
+    return out;
+  }
   void check_option(const YAML::Node& at_node, const std::string& key, const std::string& name) const {
     if (name.empty() || name.front() == '-')
       fail(at_node, fmt::format("{}: '{}': write option names without dashes", key, name));
@@ -97,39 +131,22 @@ void add_option(std::vector<std::string>& args, const std::string& name, const s
   args.push_back(value);
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string first_line(const std::string& text) {
-  std::string line = text.substr(0, text.find('\n'));
-  if (line.rfind("eva-sim: ", 0) == 0) line = line.substr(9);
-  return line.empty() ? "no message" : line;
-}
-
-// A running point.
-struct Child {
-  pid_t pid = 0;
-  std::uint64_t point = 0;
-};
-
 }  // namespace
 
 std::uint64_t SweepPlan::points() const {
   std::uint64_t n = 1;
-  for (const SweepAxis& a : axes) n *= a.values.size();
+  for (const std::size_t d : dimensions) n *= d;
   return n;
 }
 
 std::vector<std::string> SweepPlan::values(std::uint64_t i) const {
-  std::vector<std::string> out(axes.size());
-  for (std::size_t a = axes.size(); a-- > 0;) {
-    out[a] = axes[a].values[i % axes[a].values.size()];
-    i /= axes[a].values.size();
+  std::vector<std::size_t> at(dimensions.size());
+  for (std::size_t d = dimensions.size(); d-- > 0;) {
+    at[d] = i % dimensions[d];
+    i /= dimensions[d];
   }
+  std::vector<std::string> out(axes.size());
+  for (std::size_t a = 0; a < axes.size(); ++a) out[a] = axes[a].values[at[axes[a].dimension]];
   return out;
 }
 
@@ -158,15 +175,37 @@ std::string SweepPlan::describe(std::uint64_t i) const {
   return out;
 }
 
+nlohmann::ordered_json SweepPlan::identity() const {
+  const auto pairs = [](const std::vector<std::pair<std::string, std::string>>& v) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const auto& [k, x] : v) out.push_back({k, x});
+    return out;
+  };
+  nlohmann::ordered_json axes_json = nlohmann::ordered_json::array();
+  for (const SweepAxis& a : axes)
+    axes_json.push_back({{"set", a.is_set}, {"key", a.key}, {"values", a.values}, {"dimension", a.dimension}});
+  return {{"command", command}, {"options", pairs(options)}, {"set", pairs(sets)}, {"axes", axes_json}};
+}
+
+std::vector<std::string> builtin_sweep_names() { return builtin_names(sweep_dir, ".yaml"); }
+
 SweepPlan load_sweep(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open file", path));
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text;
+  if (std::ifstream in(path, std::ios::binary); in) {
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    text = bytes.str();
+  } else if (const auto it = builtin_files().find(sweep_dir + path + ".yaml");
+             path.find('/') == std::string::npos && it != builtin_files().end()) {
+    text = std::string(it->second);
+  } else {
+    throw InputError(fmt::format("{}: cannot open file (nor is it a built-in sweep: {})", path,
+                                 fmt::join(builtin_sweep_names(), ", ")));
+  }
   Reader r{path};
   YAML::Node root;
   try {
-    root = YAML::Load(text.str());
+    root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw InputError(fmt::format("{}:{}: malformed YAML: {}", path, e.mark.line + 1, e.msg));
   }
@@ -190,24 +229,62 @@ SweepPlan load_sweep(const std::string& path) {
     } else if (key == "vary") {
       vary = kv.second;
       has_vary = true;
+    } else if (key == "slurm") {
+      plan.slurm = r.slurm(kv.second);
     } else {
-      r.fail(kv.first, fmt::format("unknown key '{}' (expected command, options, set, vary)", key));
+      r.fail(kv.first, fmt::format("unknown key '{}' (expected command, options, set, vary, slurm)", key));
     }
   }
   if (plan.command.empty()) r.fail(root, "command: missing (run, gemm, compare, e2e or dram-bench)");
   if (!has_vary) r.fail(root, "vary: missing (the values to sweep, under vary.set or vary.options)");
   if (!vary.IsMap()) r.fail(vary, "vary: expected a mapping with set and/or options");
+  // Each axis is a dimension of its own, except that the axes of one
+  // `together` group share one (and so need lists of one length).
+  const auto add_axes = [&](const YAML::Node& node, const std::string& where, bool is_set, bool grouped) {
+    const std::size_t before = plan.axes.size();
+    r.axes(node, where, is_set, plan.axes);
+    for (std::size_t a = before; a < plan.axes.size(); ++a) {
+      if (!is_set) r.check_option(node, where, plan.axes[a].key);
+      if (!grouped) {
+        plan.axes[a].dimension = plan.dimensions.size();
+        plan.dimensions.push_back(plan.axes[a].values.size());
+      } else if (plan.axes[a].values.size() != plan.dimensions.back()) {
+        r.fail(node, fmt::format("{}.{}: {} values, but the group's first key has {} (keys that move together "
+                                 "need lists of one length)",
+                                 where, plan.axes[a].key, plan.axes[a].values.size(), plan.dimensions.back()));
+      } else {
+        plan.axes[a].dimension = plan.dimensions.size() - 1;
+      }
+    }
+  };
   for (const auto& kv : vary) {
     const std::string key = r.key_of(kv.first);
-    if (key == "set") {
-      r.axes(kv.second, "vary.set", true, plan.axes);
-    } else if (key == "options") {
-      const std::size_t before = plan.axes.size();
-      r.axes(kv.second, "vary.options", false, plan.axes);
-      for (std::size_t a = before; a < plan.axes.size(); ++a)
-        r.check_option(kv.second, "vary.options", plan.axes[a].key);
+    if (key == "set" || key == "options") {
+      add_axes(kv.second, "vary." + key, key == "set", false);
+    } else if (key == "together") {
+      if (!kv.second.IsSequence() || kv.second.size() == 0)
+        r.fail(kv.second, "vary.together: expected a list of groups, each with set and/or options");
+      for (std::size_t g = 0; g < kv.second.size(); ++g) {
+        const YAML::Node group = kv.second[g];
+        const std::string where = fmt::format("vary.together[{}]", g);
+        if (!group.IsMap() || group.size() == 0) r.fail(group, where + ": expected a mapping with set and/or options");
+        bool first = true;
+        for (const auto& part : group) {
+          const std::string name = r.key_of(part.first);
+          if (name != "set" && name != "options")
+            r.fail(part.first, fmt::format("{}: unknown key '{}' (expected set, options)", where, name));
+          if (first) {  // the group's dimension, sized by its first key
+            if (!part.second.IsMap() || part.second.size() == 0)
+              r.fail(part.second, fmt::format("{}.{}: expected a mapping of names to lists of values", where, name));
+            const YAML::Node first_list = part.second.begin()->second;
+            plan.dimensions.push_back(first_list.IsSequence() ? first_list.size() : 0);
+            first = false;
+          }
+          add_axes(part.second, where + "." + name, name == "set", true);
+        }
+      }
     } else {
-      r.fail(kv.first, fmt::format("vary: unknown key '{}' (expected set, options)", key));
+      r.fail(kv.first, fmt::format("vary: unknown key '{}' (expected set, options, together)", key));
     }
   }
   if (plan.axes.empty()) r.fail(vary, "vary: nothing to sweep");
@@ -222,23 +299,34 @@ SweepPlan load_sweep(const std::string& path) {
       r.fail(vary, fmt::format("vary: '{}' is swept twice", a.key));
   }
   std::uint64_t n = 1;
-  for (const SweepAxis& a : plan.axes) {
-    n *= a.values.size();
+  for (const std::size_t d : plan.dimensions) {
+    n *= d;
     if (n > max_points) r.fail(vary, fmt::format("vary: more than {} points", max_points));
   }
   return plan;
 }
 
+nlohmann::ordered_json sweep_values(const SweepPlan& plan, std::uint64_t point) {
+  const std::vector<std::string> v = plan.values(point);
+  nlohmann::ordered_json values = nlohmann::ordered_json::object();
+  for (std::size_t a = 0; a < plan.axes.size(); ++a) values[plan.axes[a].key] = typed(v[a]);
+  return values;
+}
+
 std::vector<nlohmann::ordered_json> sweep_rows(const SweepPlan& plan, std::uint64_t point,
                                                const nlohmann::json& report) {
-  const std::vector<std::string> v = plan.values(point);
   std::vector<nlohmann::ordered_json> rows;
+  const nlohmann::ordered_json values = sweep_values(plan, point);
   const auto row_of = [&](const nlohmann::json& r) {
     nlohmann::ordered_json row = nlohmann::ordered_json::object();
     row["point"] = point;
-    for (std::size_t a = 0; a < plan.axes.size(); ++a) row[plan.axes[a].key] = typed(v[a]);
+    for (const auto& [key, value] : values.items()) row[key] = value;
     for (const auto& [key, value] : r.items())
       if (value.is_primitive() && !row.contains(key)) row[key] = value;
+    // Throughput beside latency, for the summary and the Pareto front.
+    if (!row.contains("tokens_per_s") && r.contains("tokens") && r["tokens"].is_number() && r.contains("seconds") &&
+        r["seconds"].is_number() && r["seconds"].get<double>() > 0)
+      row["tokens_per_s"] = r["tokens"].get<double>() / r["seconds"].get<double>();
     rows.push_back(std::move(row));
   };
   if (report.contains("results") && report["results"].is_array()) {
@@ -273,103 +361,6 @@ std::string rows_csv(const std::vector<nlohmann::ordered_json>& rows) {
     out += "\n";
   }
   return out;
-}
-
-std::vector<nlohmann::ordered_json> run_sweep(const SweepPlan& plan, const SweepOptions& options) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path out(options.out);
-  const bool created = fs::create_directory(out, ec);
-  if (ec) throw InputError(fmt::format("--out {}: cannot create directory: {}", options.out, ec.message()));
-  if (!fs::is_directory(out)) throw InputError(fmt::format("--out {}: not a directory", options.out));
-  // Points write into a staging directory, moved into place only when every
-  // point has succeeded: a failed sweep leaves nothing behind.
-  const fs::path stage = out / fmt::format(".sweep-{}", static_cast<long>(::getpid()));
-  fs::create_directory(stage, ec);
-  if (ec) throw InputError(fmt::format("--out {}: cannot write: {}", options.out, ec.message()));
-  const auto discard = [&] {
-    fs::remove_all(stage, ec);
-    if (created) fs::remove(out, ec);
-  };
-  const std::uint64_t n = plan.points();
-  const int width = static_cast<int>(std::max<std::size_t>(3, std::to_string(n - 1).size()));
-  const auto name = [&](std::uint64_t i, const char* ext) { return fmt::format("point-{:0{}}.{}", i, width, ext); };
-  const auto staged = [&](std::uint64_t i, const char* ext) { return (stage / name(i, ext)).string(); };
-
-  Progress progress("sweep", n, options.quiet);
-  std::vector<Child> running;
-  std::uint64_t next = 0;
-  std::optional<std::uint64_t> failed;  // the first point that failed
-  bool internal = false;                // ...with an internal error (or a signal)
-  try {
-    while (next < n || !running.empty()) {
-      while (!failed && next < n && running.size() < std::max(1u, options.jobs)) {
-        std::vector<std::string> args = plan.arguments(next);
-        args.insert(args.end(), {"--json", staged(next, "json"), "--quiet"});
-        args.insert(args.begin(), options.program);
-        running.push_back({spawn_process(args, staged(next, "txt"), staged(next, "err")), next});
-        ++next;
-      }
-      if (running.empty()) break;
-      const auto [pid, status] = wait_process();
-      const auto it =
-          std::find_if(running.begin(), running.end(), [pid = pid](const Child& c) { return c.pid == pid; });
-      if (it == running.end()) continue;
-      const std::uint64_t point = it->point;
-      running.erase(it);
-      if (status != 0 && (!failed || point < *failed)) {
-        failed = point;
-        internal = status != 2;
-      }
-      progress.step();
-    }
-  } catch (...) {
-    for (const Child& c : running) wait_process(c.pid);
-    discard();
-    throw;
-  }
-  progress.finish();
-  if (failed) {
-    const std::string what = fmt::format("{}: point {} ({}): {}", plan.source, *failed, plan.describe(*failed),
-                                         first_line(read_text(staged(*failed, "err"))));
-    discard();
-    if (internal) throw std::runtime_error(what);
-    throw InputError(what);
-  }
-
-  std::vector<nlohmann::ordered_json> rows;
-  nlohmann::ordered_json index = {
-      {"sweep", plan.source}, {"command", plan.command}, {"points", nlohmann::ordered_json::array()}};
-  for (std::uint64_t i = 0; i < n; ++i) {
-    const nlohmann::json report = nlohmann::json::parse(read_text(staged(i, "json")), nullptr, false);
-    if (report.is_discarded()) {
-      discard();
-      throw std::runtime_error(fmt::format("sweep: point {}: its report is not JSON", i));
-    }
-    const std::vector<nlohmann::ordered_json> point_rows = sweep_rows(plan, i, report);
-    nlohmann::ordered_json values = nlohmann::ordered_json::object();
-    const std::vector<std::string> v = plan.values(i);
-    for (std::size_t a = 0; a < plan.axes.size(); ++a) values[plan.axes[a].key] = typed(v[a]);
-    index["points"].push_back({{"point", i},
-                               {"values", values},
-                               {"arguments", plan.arguments(i)},
-                               {"json", name(i, "json")},
-                               {"rows", point_rows}});
-    rows.insert(rows.end(), point_rows.begin(), point_rows.end());
-  }
-  write_file_atomic((stage / "sweep.csv").string(), rows_csv(rows));
-  write_file_atomic((stage / "sweep.json").string(), index.dump(2) + "\n");
-  for (const auto& entry : fs::directory_iterator(stage)) {
-    if (entry.path().extension() == ".err") continue;  // empty: every point succeeded
-    fs::rename(entry.path(), out / entry.path().filename(), ec);
-    if (ec) {
-      discard();
-      throw InputError(
-          fmt::format("--out {}: cannot write {}: {}", options.out, entry.path().filename().string(), ec.message()));
-    }
-  }
-  fs::remove_all(stage, ec);
-  return rows;
 }
 
 }  // namespace eva

@@ -1,6 +1,7 @@
 // eva-sim sweep: points run as separate processes, in parallel, with their
-// summary; a bad point leaves nothing behind.
+// summary; a bad point is reported and the others kept; resume; the Pareto front.
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -82,7 +83,7 @@ TEST_CASE("sweep over compare: one row per architecture and point") {
   CHECK(std::find(arguments.begin(), arguments.end(), "--jobs") != arguments.end());
 }
 
-TEST_CASE("Bad input: a sweep point the command refuses, and nothing is written") {
+TEST_CASE("A point the command refuses is reported and the others finish and are kept") {
   Scratch dir;
   dir.write("s.yaml",
             "command: gemm\noptions: {arch: eva, m: 1, n: 64, k: 64}\n"
@@ -92,7 +93,115 @@ TEST_CASE("Bad input: a sweep point the command refuses, and nothing is written"
   CHECK(r.err ==
         "eva-sim: s.yaml: point 1 (epilogue.units=0): --set epilogue.units=0: epilogue.units: expected an "
         "integer >= 1 and <= 4096, got \"0\"\n");
-  CHECK(!dir.exists("out"));
+  CHECK(r.out.find("(local: 3 run now, 0 kept from before, 1 failed), 2 rows") != std::string::npos);
+  CHECK(dir.exists("out/point-000.json"));
+  CHECK(dir.exists("out/point-002.json"));
+  CHECK(!dir.exists("out/point-001.json"));
+  const auto index = dir.json("out/sweep.json");
+  REQUIRE(index["points"].size() == 2);
+  REQUIRE(index["failed"].size() == 1);
+  CHECK(index["failed"][0]["point"] == 1);
+  CHECK(index["failed"][0]["status"] == 2);
+  CHECK(index["failed"][0]["error"].get<std::string>().find("epilogue.units: expected an integer") !=
+        std::string::npos);
+  // Again: the failed point stays failed unless asked to retry; nothing reruns.
+  const Run again = eva_sim(dir, {"sweep", "s.yaml", "--out", "out"});
+  CHECK(again.exit_code == 2);
+  CHECK(again.out.find("(local: 0 run now, 2 kept from before, 1 failed)") != std::string::npos);
+  const Run retry = eva_sim(dir, {"sweep", "s.yaml", "--out", "out", "--retry-failed"});
+  CHECK(retry.exit_code == 2);
+  CHECK(retry.out.find("(local: 1 run now, 2 kept from before, 1 failed)") != std::string::npos);
+}
+
+TEST_CASE("An interrupted sweep resumes: complete points are kept, missing and half-written ones rerun") {
+  Scratch dir;
+  dir.write("s.yaml", bandwidth_sweep);
+  REQUIRE(eva_sim(dir, {"sweep", "s.yaml", "--out", "out", "--quiet"}).exit_code == 0);
+  const std::string kept = slurp(dir.path("out/point-000.json"));  // sim_wall_s differs on any rerun
+  const auto before = dir.json("out/sweep.json");
+  // As a kill would leave it: point 2 never finished, point 3's report is
+  // there but its status is not, point 1's report was cut short.
+  for (const char* f : {"out/point-002.json", "out/point-002.exit", "out/point-003.exit"})
+    std::filesystem::remove(dir.path(f));
+  dir.write("out/point-001.json", "{\"arch\": \"sa\", \"cyc");
+  const Run r = eva_sim(dir, {"sweep", "s.yaml", "--out", "out", "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("(local: 3 run now, 1 kept from before, 0 failed), 4 rows") != std::string::npos);
+  CHECK(slurp(dir.path("out/point-000.json")) == kept);
+  const auto after = dir.json("out/sweep.json");
+  REQUIRE(after["points"].size() == 4);
+  for (int p = 0; p < 4; ++p)
+    CHECK(after["points"][p]["rows"][0]["cycles"] == before["points"][p]["rows"][0]["cycles"]);
+}
+
+TEST_CASE("Bad input: a changed sweep file into the same directory is refused unless --force") {
+  Scratch dir;
+  dir.write("s.yaml", bandwidth_sweep);
+  REQUIRE(eva_sim(dir, {"sweep", "s.yaml", "--out", "out", "--quiet"}).exit_code == 0);
+  std::string changed = bandwidth_sweep;
+  changed.replace(changed.find("[8, 32]"), 7, "[8, 64]");
+  dir.write("s.yaml", changed);
+  const Run r = eva_sim(dir, {"sweep", "s.yaml", "--out", "out", "--quiet"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("holds the points of a different sweep") != std::string::npos);
+  CHECK(dir.json("out/point-001.json")["config"]["dram"]["bandwidth_gbps"] == 32.0);  // untouched
+  const Run forced = eva_sim(dir, {"sweep", "s.yaml", "--out", "out", "--quiet", "--force"});
+  INFO(forced.err);
+  REQUIRE(forced.exit_code == 0);
+  CHECK(forced.out.find("(local: 4 run now, 0 kept from before") != std::string::npos);
+  CHECK(dir.json("out/point-001.json")["config"]["dram"]["bandwidth_gbps"] == 64.0);
+}
+
+TEST_CASE("sweep marks the Pareto front and --plot draws it and pareto redraws it over other objectives") {
+  Scratch dir;
+  dir.write("tiny.yaml", tiny_model);
+  dir.write("s.yaml",
+            "command: run\noptions: {arch: eva, model: tiny.yaml, phase: decode}\n"
+            "vary:\n  together:\n    - set: {epilogue.units: [1, 2, 4], oc.banks: [128, 128, 128]}\n"
+            "  options: {dram: [ideal, lpddr5-6400]}\n");
+  const Run r = eva_sim(dir, {"sweep", "s.yaml", "--out", "out", "--quiet", "--plot", "front.png"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(dir.exists("front.png"));
+  CHECK(r.out.find("Pareto front over [\"tokens_per_s:max\",\"energy_per_token_j:min\",\"area_mm2:min\"]") !=
+        std::string::npos);
+  const auto index = dir.json("out/sweep.json");
+  REQUIRE(index["pareto"]["front"].get<int>() >= 1);
+  int marked = 0;
+  for (const auto& p : index["points"]) {
+    REQUIRE(p["rows"][0].contains("pareto"));
+    CHECK(p["rows"][0]["tokens_per_s"].get<double>() > 0);
+    marked += p["rows"][0]["pareto"].get<bool>();
+  }
+  CHECK(marked == index["pareto"]["front"]);
+  // Fastest and cheapest in area alone: only the fastest point per area.
+  const Run p = eva_sim(
+      dir, {"pareto", "out/sweep.json", "--objectives", "tokens_per_s:max,area_mm2:min", "--plot", "front2.png"});
+  INFO(p.err);
+  REQUIRE(p.exit_code == 0);
+  CHECK(dir.exists("front2.png"));
+  CHECK(p.out.find("units=") != std::string::npos);
+  CHECK(eva_sim(dir, {"pareto", "missing.json"}).exit_code == 2);
+  dir.write("bad.json", "{\"points\": 3}");
+  CHECK(eva_sim(dir, {"pareto", "bad.json"}).err ==
+        "eva-sim: bad.json: not a sweep.json (expected an object with a list of points)\n");
+  CHECK(eva_sim(dir, {"pareto", "out/sweep.json", "--objectives", "cycles"}).exit_code == 2);
+  CHECK(eva_sim(dir, {"pareto", "out/sweep.json", "--objectives", "nothing:max,none:min"})
+            .err.find("no row has every objective") != std::string::npos);
+}
+
+TEST_CASE("Bad input: sweep executor options") {
+  Scratch dir;
+  dir.write("s.yaml", bandwidth_sweep);
+  CHECK(eva_sim(dir, {"sweep", "s.yaml", "--executor", "cloud"}).err ==
+        "eva-sim: --executor: expected local or slurm, got 'cloud'\n");
+  CHECK(eva_sim(dir, {"sweep", "s.yaml", "--partition", "p"}).err ==
+        "eva-sim: --partition: only for --executor slurm\n");
+  CHECK(eva_sim(dir, {"sweep", "s.yaml", "--executor", "slurm", "--points-per-task", "0"}).exit_code == 2);
+  CHECK(eva_sim(dir, {"sweep", "s.yaml", "--executor", "slurm", "--sbatch-option", "qos"}).exit_code == 2);
+  CHECK(eva_sim(dir, {"sweep", "s.yaml", "--plot", "no/dir/x.png"}).exit_code == 2);
+  CHECK(!dir.exists("sweep-out"));
 }
 
 TEST_CASE("Bad input: sweep file errors exit 2 with file and line") {
