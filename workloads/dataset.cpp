@@ -8,6 +8,7 @@
 
 #include "common/error.hpp"
 #include "config/builtin_files.hpp"
+#include "config/input_file.hpp"
 #include "model_config.hpp"
 
 namespace eva {
@@ -19,11 +20,11 @@ std::vector<Request> load_dataset(const std::string& name_or_path) {
   if (it != files.end()) {
     text = it->second;
   } else if (name_or_path.find('/') != std::string::npos || name_or_path.find(".json") != std::string::npos) {
-    std::ifstream in(name_or_path);
-    if (!in) throw InputError(fmt::format("--dataset: {}: cannot read file", name_or_path));
-    std::ostringstream s;
-    s << in.rdbuf();
-    text = s.str();
+    try {
+      text = read_input_file(name_or_path);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("--dataset: {}", e.what()));
+    }
   } else {
     throw InputError(fmt::format("--dataset: unknown name '{}' (built-in: {}; or a path to a JSON file)", name_or_path,
                                  fmt::join(builtin_dataset_names(), ", ")));

@@ -56,6 +56,11 @@ DecodedDescriptor rejected(regs::ErrorCode code, std::string message) {
   return d;
 }
 
+// Whether an a x b operand's bytes can be counted in 64 bits at up to 8 bytes
+// an element (the widest element any architecture uses is 4): a shape past
+// that is no shape a device could hold, and its byte counts would wrap.
+bool countable(std::uint64_t a, std::uint64_t b) { return a <= std::numeric_limits<std::uint64_t>::max() / 8 / b; }
+
 // The bytes from `from` to the end of the descriptor must be zero.
 bool reserved_zero(const std::uint8_t* p, std::uint32_t from) {
   for (std::uint32_t i = from; i < regs::desc_bytes; ++i)
@@ -131,6 +136,9 @@ DecodedDescriptor decode_descriptor(const std::uint8_t* p, std::size_t size) {
     if (op.m == 0 || op.n == 0 || op.k == 0 || op.count == 0)
       return rejected(ErrorCode::desc_shape,
                       fmt::format("GEMM m={} n={} k={} count={}: each must be > 0", op.m, op.n, op.k, op.count));
+    if (!countable(op.m, op.k) || !countable(op.k, op.n) || !countable(op.m, op.n))
+      return rejected(ErrorCode::desc_shape,
+                      fmt::format("GEMM m={} n={} k={}: an operand's bytes do not fit 64 bits", op.m, op.n, op.k));
     const auto operand = get<std::uint32_t>(p, g::operand);
     if (operand == static_cast<std::uint32_t>(regs::OperandCode::weights))
       op.operand = GemmOperand::weights;
@@ -168,6 +176,9 @@ DecodedDescriptor decode_descriptor(const std::uint8_t* p, std::size_t size) {
     op.in_addr = get<std::uint64_t>(p, v::in_addr);
     op.in2_addr = get<std::uint64_t>(p, v::in2_addr);
     op.out_addr = get<std::uint64_t>(p, v::out_addr);
+    if (!countable(op.rows, op.cols))
+      return rejected(ErrorCode::desc_shape,
+                      fmt::format("vector rows={} cols={}: the operands' bytes do not fit 64 bits", op.rows, op.cols));
     d.op = op;
     return d;
   }

@@ -41,7 +41,7 @@ ERROR_CODES = [
     ("DESC_RESERVED", 5, "a reserved field or flag bit is not zero"),
     ("DESC_OPERAND", 6, "unknown GEMM operand kind"),
     ("DESC_VECTOR_OP", 7, "unknown vector operation"),
-    ("DESC_SHAPE", 8, "a zero dimension or count"),
+    ("DESC_SHAPE", 8, "a zero dimension or count, or a shape too large to count in bytes"),
     ("UNSUPPORTED", 9, "the accelerator cannot run the operation in its configuration"),
     ("FETCH_BUS_ERROR", 10, "a bus error while fetching a descriptor"),
     ("DATA_BUS_ERROR", 11, "a bus error while moving an operation's data"),

@@ -18,6 +18,7 @@
 #include "common/error.hpp"
 #include "common/fp16.hpp"
 #include "common/vq_math.hpp"
+#include "config/input_file.hpp"
 #include "config/load_arch.hpp"
 #include "config/npy.hpp"
 #include "pack/image.hpp"
@@ -184,9 +185,7 @@ int cmd_pack(const std::string& command, const std::vector<std::string>& args) {
   SpecReader r{spec_path};
   YAML::Node root;
   try {
-    root = YAML::LoadFile(spec_path);
-  } catch (const YAML::BadFile&) {
-    throw InputError(fmt::format("{}: cannot open file", spec_path));
+    root = YAML::Load(read_input_file(spec_path));
   } catch (const YAML::Exception& e) {
     throw InputError(fmt::format("{}:{}: {}", spec_path, e.mark.line + 1, e.msg));
   }

@@ -1,5 +1,7 @@
 #include "config/param_set.hpp"
 
+#include "config/input_file.hpp"
+
 #include <fstream>
 #include <sstream>
 
@@ -32,12 +34,7 @@ ParamSet ParamSet::from_yaml(std::string_view text, const std::string& source, c
 }
 
 ParamSet ParamSet::from_file(const std::string& path, const std::string& prefix) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open file", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InputError(fmt::format("{}: cannot read file", path));
-  return from_yaml(text.str(), path, prefix);
+  return from_yaml(read_input_file(path), path, prefix);
 }
 
 void ParamSet::flatten(const YAML::Node& node, const std::string& key, const std::string& source) {

@@ -16,6 +16,7 @@
 
 #include "common/error.hpp"
 #include "config/builtin_files.hpp"
+#include "config/input_file.hpp"
 #include "process/process.hpp"
 #include "report/report.hpp"
 #include "study/progress.hpp"
@@ -191,10 +192,8 @@ std::vector<std::string> builtin_sweep_names() { return builtin_names(sweep_dir,
 
 SweepPlan load_sweep(const std::string& path) {
   std::string text;
-  if (std::ifstream in(path, std::ios::binary); in) {
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    text = bytes.str();
+  if (std::ifstream(path).good() || std::filesystem::is_directory(path)) {
+    text = read_input_file(path);
   } else if (const auto it = builtin_files().find(sweep_dir + path + ".yaml");
              path.find('/') == std::string::npos && it != builtin_files().end()) {
     text = std::string(it->second);

@@ -1,5 +1,9 @@
 // The command-line contract: names, exit codes and messages on bad input.
 // Every bad-input case exits 2 with one line on stderr and writes no file.
+#include <algorithm>
+#include <filesystem>
+#include <utility>
+
 #include <catch2/catch.hpp>
 
 #include "run_eva_sim.hpp"
@@ -230,4 +234,23 @@ TEST_CASE("Bad input: describe of an unknown architecture") {
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--arch") != std::string::npos);
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+}
+
+TEST_CASE("Bad input: a device or a directory given as an input file is refused and never read to its end") {
+  Scratch dir;
+  std::filesystem::create_directory(dir.path("sub.yaml"));
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"config", "--arch", "/dev/zero"}, "/dev/zero: larger than 64 MiB, the limit for an input file"},
+      {{"run", "--arch", "eva", "--model", "/dev/zero"}, "/dev/zero: larger than 64 MiB"},
+      {{"run", "--arch", "eva", "--model", "llama2-7b", "--dram", "/dev/zero"}, "/dev/zero: larger than 64 MiB"},
+      {{"sweep", "/dev/zero", "--out", "s"}, "/dev/zero: larger than 64 MiB"},
+      {{"config", "--arch", "sub.yaml"}, "sub.yaml: is a directory, not a file"}};
+  for (const auto& [args, expected] : cases) {
+    const Run r = eva_sim(dir, args);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(expected) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+  CHECK(!dir.exists("s"));
 }

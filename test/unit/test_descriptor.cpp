@@ -183,6 +183,29 @@ TEST_CASE("descriptor: malformed input gets its documented error code, never a t
     CHECK(decode_error(zero32(good, f)) == ErrorCode::desc_shape);
   for (std::uint32_t f : {regs::vector_desc::rows, regs::vector_desc::cols})
     CHECK(decode_error(zero32(good_vector, f)) == ErrorCode::desc_shape);
+  // Shapes whose byte counts would wrap 64 bits (found in review of the
+  // fuzzer's corpus: rows * cols * 2 wrapped).
+  auto set32 = [](DescriptorBytes b, std::uint32_t offset, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) b[offset + i] = static_cast<std::uint8_t>(v >> (8 * i));
+    return b;
+  };
+  auto set64 = [](DescriptorBytes b, std::uint32_t offset, std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) b[offset + i] = static_cast<std::uint8_t>(v >> (8 * i));
+    return b;
+  };
+  const auto huge_vector =
+      set32(set32(good_vector, regs::vector_desc::rows, 0xffffffffu), regs::vector_desc::cols, 0xffffffffu);
+  CHECK(decode_error(huge_vector) == ErrorCode::desc_shape);
+  CHECK(decode_error(set32(set32(good, regs::gemm_desc::m, 0xffffffffu), regs::gemm_desc::k, 0xffffffffu)) ==
+        ErrorCode::desc_shape);
+  CHECK(decode_error(set32(set32(good, regs::gemm_desc::n, 0x80000000u), regs::gemm_desc::k, 0x40000000u)) ==
+        ErrorCode::desc_shape);
+  // An operand past the end of the address space decodes: the bus refuses it
+  // when it is read (DATA_BUS_ERROR, which the soak checks).
+  CHECK(decode_error(set64(good_vector, regs::vector_desc::out_addr, ~0ull - 15)) == ErrorCode::none);
+  // The largest countable shapes still decode.
+  CHECK(decode_error(set32(set32(good_vector, regs::vector_desc::rows, 1u << 20), regs::vector_desc::cols, 1u << 20)) ==
+        ErrorCode::none);
   // Every rejection says what is wrong.
   const DecodedDescriptor d = decode_descriptor(with(good, regs::gemm_desc::opcode, 9).data(), regs::desc_bytes);
   CHECK(d.message == "opcode 9");
