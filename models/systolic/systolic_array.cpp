@@ -14,7 +14,10 @@ SystolicArray::SystolicArray(const sc_core::sc_module_name& name, const Systolic
       lane_socket("lane_socket"),
       buffer_port("buffer_port"),
       m_config(config),
-      m_timing(config),
+      m_timing(config,
+               static_cast<std::uint64_t>(config.rows) * static_cast<std::uint64_t>(config.cols)),  // INT8
+                                                                                                    // until a GEMM
+                                                                                                    // sets its format
       m_clock(clock_mhz),
       m_power(power) {
   m_stat[tiles] = m_stats.add("tiles", "tiles", "weight tiles processed");

@@ -67,6 +67,9 @@ class SystolicArray : public sc_core::sc_module, public PricedUnit {
   std::uint8_t* lane_direct(std::uint64_t addr, std::uint64_t bytes);
 
   const WsTiming& timing() const { return m_timing; }
+  // The weight format of the GEMMs that follow: one tile's bytes, which set
+  // how long an `overlapped` shadow load takes.
+  void set_tile_bytes(std::uint64_t tile_bytes) { m_timing = WsTiming(m_config, tile_bytes); }
   enum Stat { tiles, busy_cycles, macs, oc_passes, fp16_macs, stat_count };
   double stat(Stat s) const { return m_stats.get(m_stat[s]); }
   const StatGroup& stats() const { return m_stats; }
@@ -76,7 +79,7 @@ class SystolicArray : public sc_core::sc_module, public PricedUnit {
 
  private:
   const SystolicConfig m_config;
-  const WsTiming m_timing;
+  WsTiming m_timing;
   const ClockDomain m_clock;
   // overlapped: when the shadow registers free up (the current tile's stream
   // start) and when the array may start streaming the next tile.

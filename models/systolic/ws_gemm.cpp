@@ -97,7 +97,7 @@ Sizing size_buffers(const WsGemmConfig& c, const GemmDescriptor& op, const Weigh
     // at the DRAM's peak), or the one moving fewer bytes when it cannot tell.
     const std::uint64_t fit = in_buf / packed_bytes(op.k, c.formats.act_bits);
     if (fit > 0) {
-      const WsTiming timing(c.systolic);
+      const WsTiming timing(c.systolic, weights.tile_buffer_bytes(rows, cols));
       const std::uint64_t tiles = ceil_div(op.k, rows) * ceil_div(op.n, cols);
       const double weight_bytes = static_cast<double>(tiles * weights.tile_buffer_bytes(rows, cols));
       const double act_bytes = static_cast<double>(packed_bytes(op.m * op.k, c.formats.act_bits));
@@ -157,6 +157,11 @@ std::uint64_t WsGemm::run(const GemmDescriptor& op, WeightSource& weights, WsDat
   if (op.functional && datapath == nullptr) throw std::logic_error("WsGemm: functional run without a datapath");
   const Sizing s = size_buffers(m_config, op, weights);
   const WsTiler tiler = this->tiler(op, s.m_tile, s.group);
+  {
+    const std::uint64_t rows = m_config.tile_k ? m_config.tile_k : static_cast<std::uint64_t>(m_config.systolic.rows);
+    const std::uint64_t cols = m_config.tile_n ? m_config.tile_n : static_cast<std::uint64_t>(m_config.systolic.cols);
+    m_array.set_tile_bytes(weights.tile_buffer_bytes(rows, cols));
+  }
   GemmPlan plan(op, tiler, s.weight_slots, s.output_slots, s.whole_block_input, s.slice_tiles);
   plan.weights = &weights;
   plan.datapath = datapath;

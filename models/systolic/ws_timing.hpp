@@ -16,7 +16,8 @@
 //       versions (the last row's issue cycle); we count the completion.
 //   overlapped: L + (T - 1) * max(M + o, L) + (M + o) + (R + C - 2)
 //       Double-buffered weights: the next tile's weights shift into shadow
-//       registers, L = ceil(R / load_rows_per_cycle) cycles, while the current
+//       registers, L = ceil(tile bytes / load_bytes_per_cycle) cycles (or
+//       ceil(R / load_rows_per_cycle) where that is set), while the current
 //       tile streams its M rows; the first load is exposed and the array
 //       drains once, R + C - 2 cycles after the last input row enters.
 //
@@ -35,12 +36,20 @@ struct WsTiming {
   std::uint64_t rows, cols, load_cycles, overhead;
   WeightLoad mode;
 
-  explicit WsTiming(const SystolicConfig& c)
+  // `tile_bytes`: one R x C weight tile in its format, as the load path moves it.
+  WsTiming(const SystolicConfig& c, std::uint64_t tile_bytes)
       : rows(static_cast<std::uint64_t>(c.rows)),
         cols(static_cast<std::uint64_t>(c.cols)),
-        load_cycles(ceil_div(static_cast<std::uint64_t>(c.rows), static_cast<std::uint64_t>(c.load_rows_per_cycle))),
+        load_cycles(shadow_load_cycles(c, tile_bytes)),
         overhead(static_cast<std::uint64_t>(c.tile_overhead_cycles)),
         mode(c.weight_load) {}
+
+  // overlapped: cycles to shift one tile into the shadow registers.
+  static std::uint64_t shadow_load_cycles(const SystolicConfig& c, std::uint64_t tile_bytes) {
+    if (c.load_rows_per_cycle > 0)
+      return ceil_div(static_cast<std::uint64_t>(c.rows), static_cast<std::uint64_t>(c.load_rows_per_cycle));
+    return std::max<std::uint64_t>(1, ceil_div(tile_bytes, static_cast<std::uint64_t>(c.load_bytes_per_cycle)));
+  }
 
   // paper and scalesim: the whole cost of one tile of m input rows.
   std::uint64_t tile_cycles(std::uint64_t m) const {

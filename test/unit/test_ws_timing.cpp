@@ -6,6 +6,7 @@ using namespace eva;
 
 namespace {
 
+// A tile of INT8 weights, the load path counted in rows when load_rows > 0.
 WsTiming timing(WeightLoad mode, int rows = 32, int cols = 32, int load_rows = 4, int overhead = 0) {
   SystolicConfig c;
   c.rows = rows;
@@ -13,7 +14,7 @@ WsTiming timing(WeightLoad mode, int rows = 32, int cols = 32, int load_rows = 4
   c.weight_load = mode;
   c.load_rows_per_cycle = load_rows;
   c.tile_overhead_cycles = overhead;
-  return WsTiming(c);
+  return WsTiming(c, static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(cols));
 }
 
 }  // namespace
@@ -38,6 +39,21 @@ TEST_CASE("overlapped: first load, then max(M, L) per tile, then one drain") {
   CHECK(t.gemm_cycles(100, 1) == 8 + 99 * 8 + 1 + 62);     // load-bound
   CHECK(t.gemm_cycles(100, 20) == 8 + 99 * 20 + 20 + 62);  // stream-bound
   CHECK(timing(WeightLoad::overlapped, 32, 32, 1).gemm_cycles(3, 4) == 32 + 2 * 32 + 4 + 62);
+}
+
+TEST_CASE("overlapped: a tile loads in its bytes over the load path's width, so narrow weights load faster") {
+  SystolicConfig c;  // 32 x 32, 128 B per cycle, rows not counted
+  c.weight_load = WeightLoad::overlapped;
+  REQUIRE(c.load_rows_per_cycle == 0);
+  REQUIRE(c.load_bytes_per_cycle == 128);
+  CHECK(WsTiming(c, 32 * 32).load_cycles == 8);       // INT8: 4 rows a cycle
+  CHECK(WsTiming(c, 32 * 32 / 2).load_cycles == 4);   // 4-bit: 8 rows a cycle
+  CHECK(WsTiming(c, 32 * 32 * 2).load_cycles == 16);  // FP16 (a KV cache as weights)
+  CHECK(WsTiming(c, 1).load_cycles == 1);
+  c.load_bytes_per_cycle = 64;
+  CHECK(WsTiming(c, 32 * 32 / 2).load_cycles == 8);
+  c.load_rows_per_cycle = 1;  // counted in rows: the format does not matter
+  CHECK(WsTiming(c, 32 * 32 / 2).load_cycles == 32);
 }
 
 TEST_CASE("Block sums agree with the single-block closed form and chain blocks") {
