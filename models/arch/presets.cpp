@@ -280,8 +280,10 @@ void eva(ArchConfig& c) {
   c.vq.vector_dim = 8;
   // oc: the output-codebook SRAM
   c.oc.size_kib = 128;                  // two 64 KB halves (128 banks x 256 FP16 entries each, BRIEF section 3),
-                                        // double-buffered: the epilogue overlaps the next pass's GEMM, as the
-                                        // artifact's pass cost max(GEMM, N) assumes
+  c.oc.buffers = 2;                     // double-buffered: the epilogue overlaps the next pass's GEMM, as the
+                                        // artifact's pass cost max(GEMM, N) assumes (docs/EVA.md)
+  c.oc.priced_kib = 64;                 // the published OC, 64 KB, is in area.buffer_mm2 and sram_leakage_w;
+                                        // the second half is priced per KiB
   c.oc.read_pj_per_bit = 0.0171028125;  // artifact eva.yaml cap_buf read/write energy (nJ/bit x 1000)
   c.oc.write_pj_per_bit = 0.025327875;
   // energy: artifact eva.yaml vqarray_2_decode (nJ/bit x 1000 = pJ/bit; nJ/cycle x 0.5 = W)
@@ -320,6 +322,16 @@ void eva_eu1x4(ArchConfig& c) {
   c.description = "EVA ablation, one 4-input epilogue unit";
   c.epilogue.units = 1;
   c.epilogue.adder_inputs = 4;
+}
+
+// EVA with the published output-codebook SRAM as it is: one 64 KB region, so
+// the epilogue waits for each pass's GEMM (docs/EVA.md, "The OC's buffering").
+void eva_oc1(ArchConfig& c) {
+  eva(c);
+  c.name = "eva-oc1";
+  c.description = "EVA with a single-buffered 64 KB OC SRAM (the published size)";
+  c.oc.size_kib = 64;
+  c.oc.buffers = 1;
 }
 
 // EVA with GPTVQ-style grouped codebooks: d = 4, 8-bit indices, one codebook per
@@ -485,6 +497,7 @@ const std::map<std::string, ArchPreset, std::less<>>& arch_presets() {
                                                                          {"eva-eu1x32", eva_eu1x32},
                                                                          {"eva-eu1x4", eva_eu1x4},
                                                                          {"eva-gptvq", eva_gptvq},
+                                                                         {"eva-oc1", eva_oc1},
                                                                          {"eva-w3", eva_w3},
                                                                          {"eva-w4", eva_w4},
                                                                          {"figlut", figlut},

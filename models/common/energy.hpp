@@ -179,6 +179,7 @@ class PricedBuffers : public PricedUnit {
 class PricedLeakage : public PricedUnit {
  public:
   PricedLeakage(const EnergyConfig& energy, double area_mm2) : m_watts(energy.sram_leakage_w), m_area(area_mm2) {}
+  PricedLeakage(double watts, double area_mm2) : m_watts(watts), m_area(area_mm2) {}
   const char* energy_group() const override { return "buffers"; }
   double energy_j(double seconds) const override { return m_watts * seconds; }
   double area_mm2() const override { return m_area; }

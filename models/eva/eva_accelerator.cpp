@@ -19,8 +19,8 @@ namespace eva {
 
 // The state of one VQ layer in flight, shared by its threads.
 struct EvaPlan {
-  EvaPlan(const GemmDescriptor& d, EvaTiler t, std::uint64_t index_slots)
-      : op(d), tiler(std::move(t)), idx_at(index_slots), idx_slots(index_slots) {}
+  EvaPlan(const GemmDescriptor& d, EvaTiler t, std::uint64_t index_slots, std::uint64_t oc_regions)
+      : op(d), tiler(std::move(t)), idx_at(index_slots), oc_slots(oc_regions), idx_slots(index_slots) {}
   const GemmDescriptor& op;
   const EvaTiler tiler;
   // Local addresses of the double-buffered activations, codebooks and index
@@ -28,7 +28,7 @@ struct EvaPlan {
   std::uint64_t act_at[2] = {}, cb_at[2] = {};
   std::vector<std::uint64_t> idx_at;
   std::vector<float> y[2];
-  Slots act_slots{2}, cb_slots{2}, oc_slots{2}, y_slots{2}, idx_slots;
+  Slots act_slots{2}, cb_slots{2}, oc_slots, y_slots{2}, idx_slots;
   std::vector<std::uint64_t> idx_free;  // free index-buffer slots
   struct OcInput {
     std::uint64_t pass;
@@ -36,7 +36,7 @@ struct EvaPlan {
     int act_slot, cb_slot;
   };
   EventQueue<OcInput> to_array;
-  EventQueue<std::pair<std::uint64_t, int>> oc_ready;  // pass, OC half
+  EventQueue<std::pair<std::uint64_t, int>> oc_ready;  // pass, OC region
   struct Chunk {
     std::uint64_t pass, j0, cols, bytes, slot;  // the slot holds [column tile][sub-vector][run]
     Dma::Transfer t;
@@ -77,7 +77,11 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
       m_codebook_base(buffer_bases(config.buffers)[1]),
       m_index_base(buffer_bases(config.buffers)[2]),
       m_output_base(buffer_bases(config.buffers)[3]),
-      m_leakage(config.energy, config.area.buffer_mm2),
+      // The buffers' lump figures, with the OC's capacity beyond the published
+      // 64 KB (oc.priced_kib) priced per KiB.
+      m_leakage(
+          std::max(0.0, config.energy.sram_leakage_w + config.oc.unpriced_kib() * config.oc.leakage_mw_per_kib * 1e-3),
+          std::max(0.0, config.area.buffer_mm2 + config.oc.unpriced_kib() * config.oc.area_mm2_per_kib)),
       // Prefill: A8 activations and outputs, INT32 accumulators (the EVA
       // artifact's vqarray_2_prefill, as its dense baselines).
       m_gemm(dma, array, WsBuffers{m_input_base, m_index_base, m_output_base},
@@ -163,7 +167,8 @@ void EvaAccelerator::check(const GemmDescriptor& op) const {
   if (static_cast<std::uint64_t>(m_config.oc.banks) < tiler(op.m, op.k, op.n).block_rows())
     throw InputError(fmt::format("oc.banks ({}) must be at least the epilogue's lookups per cycle ({})",
                                  m_config.oc.banks, tiler(op.m, op.k, op.n).block_rows()));
-  if (m_depth == 0) throw InputError("oc.size_kib: too small for two halves of one entry per bank");
+  if (m_depth == 0)
+    throw InputError(fmt::format("oc.size_kib: too small for {} region(s) of one entry per bank", m_config.oc.buffers));
   // Decode mode's double-buffered operands must fit their buffers' halves.
   if (!prefill(op.m)) {
     const EvaTiler t = tiler(op.m, op.k, op.n);
@@ -210,7 +215,7 @@ std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
   const std::uint64_t index_bytes = index_buffer.size();
   const std::uint64_t col_bytes = t.column_bytes(t.block_rows());
   const std::uint64_t tc = EvaTiler::tile_cols;
-  EvaPlan plan(op, t, 2);
+  EvaPlan plan(op, t, 2, static_cast<std::uint64_t>(m_config.oc.buffers));
   plan.chunk_cols = std::max<std::uint64_t>(tc, index_bytes / 2 / col_bytes / tc * tc);
   for (std::uint64_t s = 0; s < 2; ++s) plan.idx_free.push_back(s);
   for (int h = 0; h < 2; ++h) {
@@ -228,13 +233,15 @@ std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
   for (auto& w : workers)
     if (!w.terminated()) wait(w.terminated_event());
   // The closed form with memory never late: each pass takes the longer of its
-  // OC computation and its epilogue pass (double-buffered OC), plus the adder
-  // trees' pipeline once per input-row tile.
+  // OC computation and its epilogue pass with a double-buffered OC (their sum
+  // with a single one), plus the adder trees' pipeline once per input-row tile.
   std::uint64_t cycles = 0;
   const auto d = static_cast<std::uint64_t>(m_config.vq.vector_dim);
+  const bool overlap = m_config.oc.buffers > 1;
   for (std::uint64_t i = 0; i < t.size(); ++i) {
     const EvaPass p = t.at(i);
-    cycles += std::max(array.oc_cycles(p.v * p.m, d, p.e), p.n * column_cycles(p.v * p.m));
+    const std::uint64_t gemm = array.oc_cycles(p.v * p.m, d, p.e), epilogue = p.n * column_cycles(p.v * p.m);
+    cycles += overlap ? std::max(gemm, epilogue) : gemm + epilogue;
     if (p.last_of_rows) cycles += m_pipeline;
   }
   return cycles;
@@ -320,8 +327,9 @@ void EvaAccelerator::compute_oc(EvaPlan& plan) {
   const auto d = static_cast<std::uint64_t>(f.vector_dim);
   const std::uint64_t entries = 1ull << f.index_bits;
   const std::uint64_t banks = static_cast<std::uint64_t>(m_config.oc.banks);
-  const std::uint64_t half_bytes = oc.size() / 2;
-  int half = 1, last_act = -1, last_cb = -1;
+  const auto regions = static_cast<int>(m_config.oc.buffers);
+  const std::uint64_t region_bytes = oc.size() / static_cast<std::uint64_t>(regions);
+  int region = regions - 1, last_act = -1, last_cb = -1;
   std::vector<half_bits> row(entries), values;
   for (std::uint64_t n = 0; n < plan.tiler.size(); ++n) {
     const EvaPlan::OcInput in = plan.to_array.pop();
@@ -333,9 +341,9 @@ void EvaAccelerator::compute_oc(EvaPlan& plan) {
     Dma::wait_for(in.act);
     Dma::wait_for(in.cb);
     plan.oc_slots.acquire();
-    half ^= 1;
+    region = (region + 1) % regions;
     const std::uint64_t rows = p.v * p.m;  // OC row r = vv x m + mm, in bank r
-    SystolicArray::OcOutput out{static_cast<std::uint64_t>(half) * half_bytes, banks, nullptr};
+    SystolicArray::OcOutput out{static_cast<std::uint64_t>(region) * region_bytes, banks, nullptr};
     // The array streams the pass's activations and codebook entries in from
     // their buffers and writes its OC entries (FP16) into the OC SRAM.
     const std::uint64_t cb_at =
@@ -357,7 +365,7 @@ void EvaAccelerator::compute_oc(EvaPlan& plan) {
       out.values = values.data();
     }
     array.run_oc(rows, d, p.e, out);
-    plan.oc_ready.push({in.pass, half});
+    plan.oc_ready.push({in.pass, region});
   }
   plan.act_slots.release();
   plan.cb_slots.release();
@@ -367,13 +375,13 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
   const GemmDescriptor& op = plan.op;
   const std::uint64_t tc = EvaTiler::tile_cols;
   const VqFormat& f = m_config.vq;
-  const std::uint64_t half_bytes = oc.size() / 2;
+  const std::uint64_t region_bytes = oc.size() / static_cast<std::uint64_t>(m_config.oc.buffers);
   const std::size_t units = epilogue_units.size();
   int ybuf = 1;
   std::vector<std::uint32_t> indices;
   std::vector<std::vector<float>> partial(units);
   for (std::uint64_t n = 0; n < plan.tiler.size(); ++n) {
-    const auto [pass, half] = plan.oc_ready.pop();
+    const auto [pass, region] = plan.oc_ready.pop();
     const EvaPass p = plan.tiler.at(pass);
     const std::uint64_t rows = p.v * p.m;
     if (p.first_of_rows) {
@@ -388,7 +396,7 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
       job.cols = c.cols;
       job.rows = rows;
       job.m = p.m;
-      job.oc_base = static_cast<std::uint64_t>(half) * half_bytes;
+      job.oc_base = static_cast<std::uint64_t>(region) * region_bytes;
       job.entry0 = p.e0;
       job.entries = p.e;
       // The chunk's indices leave the index buffer for the units.

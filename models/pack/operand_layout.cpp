@@ -251,7 +251,7 @@ std::uint64_t eva_lookups(const EpilogueConfig& e) {
 }
 
 std::uint64_t eva_oc_depth(const SramConfig& oc) {
-  return static_cast<std::uint64_t>(oc.size_kib) * 1024 / 2 /
+  return static_cast<std::uint64_t>(oc.size_kib) * 1024 / static_cast<std::uint64_t>(oc.buffers) /
          (static_cast<std::uint64_t>(oc.banks) * static_cast<std::uint64_t>(oc.bank_width_bytes));
 }
 

@@ -23,6 +23,18 @@ struct SramConfig {
   // 2.366926464 nJ per cycle at 500 MHz over its 528 KB of buffers, taken as
   // proportional to capacity (an assumption of this model).
   double leakage_mw_per_kib = 2.366926464 * 500.0 / 528.0;
+  // Area per KiB: the artifact's buffer area for EVA decode (hardware.yaml
+  // and eva.yaml, 0.8192560712 mm2, area.buffer_mm2) over the same 528 KB,
+  // taken as proportional to capacity (an assumption of this model).
+  double area_mm2_per_kib = 0.8192560712015196 / 528.0;
+  // KiB of this SRAM already priced in the accelerator's lump figures
+  // (area.buffer_mm2, energy.sram_leakage_w). Capacity beyond them (or short
+  // of them) adds (or takes off) area_mm2_per_kib and leakage_mw_per_kib per
+  // KiB. 0 for the generic buffers, which take part in the lump as they are.
+  int priced_kib = 0;
+  // Regions written and read in turn, each size_kib / buffers: EVA's OC has 2
+  // (the array fills one while the epilogue reads the other) or 1.
+  int buffers = 1;
 
   template <class V>
   void visit(V& v) {
@@ -34,7 +46,12 @@ struct SramConfig {
     v.field("read_pj_per_bit", read_pj_per_bit, between(0.0, 1e4), "read energy, pJ/bit");
     v.field("write_pj_per_bit", write_pj_per_bit, between(0.0, 1e4), "write energy, pJ/bit");
     v.field("leakage_mw_per_kib", leakage_mw_per_kib, between(0.0, 1e6), "leakage power per KiB, mW");
+    v.field("area_mm2_per_kib", area_mm2_per_kib, between(0.0, 1e3), "area per KiB, mm2");
+    v.field("priced_kib", priced_kib, between(0, 1 << 20), "KiB already priced in area.buffer_mm2 and sram_leakage_w");
+    v.field("buffers", buffers, between(1, 2), "regions written and read in turn (1 or 2)");
   }
+  // The area and leakage of the capacity beyond priced_kib (negative below it).
+  double unpriced_kib() const { return static_cast<double>(size_kib) - static_cast<double>(priced_kib); }
 };
 
 // An on-chip buffer of `kib` KiB at the given energies per bit. Its port has

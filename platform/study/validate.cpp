@@ -66,8 +66,8 @@ nlohmann::json validate(const ValidateOptions& o, std::string& table) {
   const std::vector<Request> dolly = load_dataset("dolly");
 
   // Every setting's platforms first (one elaboration), then one simulation.
-  std::vector<std::unique_ptr<Runner>> runners;
-  std::vector<std::vector<std::size_t>> decode_ids;
+  std::vector<std::unique_ptr<Runner>> runners, oc1_runners;
+  std::vector<std::vector<std::size_t>> decode_ids, oc1_ids;
   std::vector<E2ePlan> plans;
   for (const Setting& s : settings) {
     std::vector<ArchConfig> archs;
@@ -83,9 +83,19 @@ nlohmann::json validate(const ValidateOptions& o, std::string& table) {
     for (const std::string& m : decode_models) ids.push_back(runners.back()->add(fc_layer(load_model(m))));
     decode_ids.push_back(ids);
     plans.push_back(plan_e2e(*runners.back(), e2e_model, dolly, StudyOptions{}.kv_grid));
+    // EVA with the published OC as it is (one 64 KB region): the decode checks only.
+    ArchRequest r;
+    r.arch = "eva-oc1";
+    r.dram = s.dram;
+    r.sets = {"systolic.weight_load=" + s.weight_load};
+    oc1_runners.push_back(std::make_unique<Runner>(std::vector<ArchConfig>{load_arch(r)}));
+    std::vector<std::size_t> oc1;
+    for (const std::string& m : decode_models) oc1.push_back(oc1_runners.back()->add(fc_layer(load_model(m))));
+    oc1_ids.push_back(oc1);
   }
   std::vector<Runner*> all;
   for (auto& r : runners) all.push_back(r.get());
+  for (auto& r : oc1_runners) all.push_back(r.get());
   Runner::run_all(all, o.quiet, o.jobs);
 
   nlohmann::json checks = nlohmann::json::array();
@@ -134,6 +144,20 @@ nlohmann::json validate(const ValidateOptions& o, std::string& table) {
           fmt::format("max {:.2f} at {}; per model: {} (* not in the mean)", max_eff, eff_at, per_model_eff));
     checks.back()["max"] = max_eff;
     checks.back()["per_model"] = per_model;
+    // The same with a single-buffered 64 KB OC, beside the default double-buffered one.
+    double oc1_speedup = 0, oc1_eff = 0;
+    for (std::size_t m = 0; m < decode_models.size(); ++m) {
+      if (std::find(artifact_models.begin(), artifact_models.end(), decode_models[m]) == artifact_models.end())
+        continue;
+      const Report e = oc1_runners[si]->report(0, oc1_ids[si][m], false);
+      const Report f = runner.report(figlut, decode_ids[si][m], false);
+      oc1_speedup += f.seconds / e.seconds;
+      oc1_eff += f.energy_j.value_or(0) / e.energy_j.value_or(1);
+    }
+    check("decode speedup, EVA-W2 with a single-buffered 64 KB OC (eva-oc1) over FIGLUT (mean of 7)", settings[si],
+          paper_decode_speedup_vs_figlut, oc1_speedup / n_models, "the published OC as it is; docs/EVA.md");
+    check("decode energy efficiency, eva-oc1 over FIGLUT (mean of 7)", settings[si], paper_energy_efficiency_vs_figlut,
+          oc1_eff / n_models, "the published OC as it is; docs/EVA.md");
     const std::vector<Report> e2e = finish_e2e(runner, plans[si]);
     double lo = 1e300, hi = 0;
     std::string lo_at, hi_at;

@@ -175,3 +175,31 @@ TEST_CASE("gemm --functional runs seeded random VQ weights against the reference
   CHECK(x["cycles"] == y["cycles"]);
   CHECK(x["sram_bank_conflict_cycles"] == 0);
 }
+
+TEST_CASE(
+    "EVA's OC single- or double-buffered: the epilogue waits for the GEMM with one region and the second region is "
+    "priced") {
+  Scratch dir;
+  // Compute-bound (memory out of the picture), functional: the data go through
+  // the OC regions as the timing says.
+  const std::vector<std::string> a = {"gemm", "--m",          "2",      "--n", "700",   "--k",
+                                      "1024", "--functional", "--seed", "5",   "--set", "dram.bandwidth_gbps=1e6"};
+  auto two = a, one = a;
+  two.insert(two.end(), {"--arch", "eva", "--json", "two.json"});
+  one.insert(one.end(), {"--arch", "eva-oc1", "--json", "one.json"});
+  REQUIRE(eva_sim(dir, two).exit_code == 0);
+  REQUIRE(eva_sim(dir, one).exit_code == 0);
+  const auto d = dir.json("two.json"), s = dir.json("one.json");
+  CHECK(d["functional"]["relative_l2_error"].get<double>() < 1e-3);
+  CHECK(s["functional"]["relative_l2_error"].get<double>() < 1e-3);
+  // One region: each pass's GEMM and epilogue in turn rather than overlapped.
+  CHECK(s["ops"][0]["compute_cycles"].get<double>() > 1.1 * d["ops"][0]["compute_cycles"].get<double>());
+  CHECK(s["cycles"].get<double>() > 1.1 * d["cycles"].get<double>());
+  // The second 64 KiB region costs area and leakage per KiB (oc.area_mm2_per_kib).
+  CHECK(d["area_mm2"].get<double>() - s["area_mm2"].get<double>() == Approx(64 * 0.8192560712015196 / 528.0));
+  // And oc.buffers is what decides: eva-oc1's 64 KiB split in two halves the OC's depth.
+  auto halves = a;
+  halves.insert(halves.end(), {"--arch", "eva-oc1", "--set", "oc.buffers=2", "--json", "halves.json"});
+  REQUIRE(eva_sim(dir, halves).exit_code == 0);
+  CHECK(dir.json("halves.json")["cycles"] != s["cycles"]);
+}
