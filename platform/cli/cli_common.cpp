@@ -1,8 +1,12 @@
 #include "cli/cli_common.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <iostream>
+#include <set>
+#include <string>
 #include <thread>
 
 #include <fmt/format.h>
@@ -35,7 +39,20 @@ po::variables_map parse(const std::string& command, const std::vector<std::strin
                         const po::options_description& desc, const po::positional_options_description& pos) {
   for (const std::string& a : args)
     if (a == "--help" || a == "-h") {
-      std::cout << "usage: eva-sim " << command << " [options]\n\n" << desc;
+      // Positional arguments by their place in the usage line, not as options.
+      std::set<std::string> positional;
+      std::string usage = "usage: eva-sim " + command;
+      for (unsigned i = 0; i < std::min(pos.max_total_count(), 8u); ++i) {
+        const std::string& name = pos.name_for_position(i);
+        if (!positional.insert(name).second) continue;
+        std::string upper = name;
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        usage += " " + upper;
+      }
+      po::options_description shown(command + " options");
+      for (const auto& o : desc.options())
+        if (!positional.count(o->long_name())) shown.add(o);
+      std::cout << usage << " [options]\n\n" << shown;
       throw HelpShown{};
     }
   po::variables_map vm;

@@ -254,3 +254,13 @@ TEST_CASE("Bad input: a device or a directory given as an input file is refused 
   }
   CHECK(!dir.exists("s"));
 }
+
+TEST_CASE("A command's help shows its positional argument in the usage line and not as an option") {
+  Scratch dir;
+  const Run r = eva_sim(dir, {"sweep", "--help"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.rfind("usage: eva-sim sweep FILE [options]\n", 0) == 0);
+  CHECK(r.out.find("--file") == std::string::npos);
+  CHECK(r.out.find("--executor") != std::string::npos);
+  CHECK(eva_sim(dir, {"pareto", "--help"}).out.rfind("usage: eva-sim pareto FILE [options]\n", 0) == 0);
+}
