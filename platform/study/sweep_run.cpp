@@ -69,6 +69,13 @@ class DirLock {
   int m_fd = -1;
 };
 
+// A directory in an sbatch filename pattern: its own '%' taken literally.
+std::string slurm_pattern(const fs::path& dir) {
+  std::string out;
+  for (const char c : dir.string()) out += c == '%' ? std::string("%%") : std::string(1, c);
+  return out;
+}
+
 // Runs a short helper command (sbatch, squeue, scontrol) with its output in
 // files of `dir`; returns its exit status, stdout and stderr.
 struct Ran {
@@ -205,8 +212,8 @@ class Sweep {
         "--parsable",
         "--job-name=eva-sweep",
         fmt::format("--array=0-{}{}", tasks - 1, m_options.jobs ? fmt::format("%{}", m_options.jobs) : ""),
-        "--output=" + (dir / "task-%a.out").string(),
-        "--error=" + (dir / "task-%a.err").string()};
+        "--output=" + slurm_pattern(dir) + "/task-%a.out",
+        "--error=" + slurm_pattern(dir) + "/task-%a.err"};
     if (!s.partition.empty()) argv.push_back("--partition=" + s.partition);
     if (!s.time.empty()) argv.push_back("--time=" + s.time);
     argv.insert(argv.end(), s.sbatch_options.begin(), s.sbatch_options.end());

@@ -66,19 +66,19 @@ vary:
   set: {dram.bandwidth_gbps: [16, 64]}
 )yaml");
   dir.write("tiny.yaml", tiny_model);
-  const Run r = eva_sim(
-      dir, {"sweep", "s.yaml", "--executor", "slurm", "--points-per-task", "4", "-j", "2", "--out", "out", "--quiet"});
+  const Run r = eva_sim(dir, {"sweep", "s.yaml", "--executor", "slurm", "--points-per-task", "4", "-j", "2", "--out",
+                              "out%a", "--quiet"});  // '%' is sbatch's pattern character: taken literally
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("eva-sim: s.yaml: point 2 (model=$(touch pwned)'\"`touch pwned2` dram.bandwidth_gbps=16): "
                    "--model") != std::string::npos);
   CHECK(r.err.find("and 1 more failed points") != std::string::npos);
   CHECK(r.out.find("(slurm: 6 run now, 0 kept from before, 2 failed), 4 rows") != std::string::npos);
-  for (const char* f : {"pwned", "pwned2", "out/pwned", "out/pwned2"}) CHECK(!dir.exists(f));
-  const auto index = dir.json("out/sweep.json");
+  for (const char* f : {"pwned", "pwned2", "out%a/pwned", "out%a/pwned2"}) CHECK(!dir.exists(f));
+  const auto index = dir.json("out%a/sweep.json");
   REQUIRE(index["failed"].size() == 2);
   CHECK(index["failed"][0]["status"] == 2);
   CHECK(index["failed"][1]["point"] == 3);
   // Six points, four per task: two tasks.
-  CHECK(dir.exists("out/slurm/task-1.out"));
-  CHECK(!dir.exists("out/slurm/task-2.out"));
+  CHECK(dir.exists("out%a/slurm/task-1.out"));
+  CHECK(!dir.exists("out%a/slurm/task-2.out"));
 }
