@@ -1,5 +1,6 @@
 #include "report/report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -105,16 +106,32 @@ std::string csv_field(const std::string& s) {
 }  // namespace
 
 std::string to_csv(const std::vector<Report>& reports) {
+  // After the fixed columns: tokens/s, then every ratio against a baseline
+  // that some report carries (compare and e2e: speedup_vs_sa, ...).
+  std::vector<std::string> ratios;
+  for (const auto& r : reports)
+    for (const auto& [key, value] : r.extra.items())
+      if (value.is_number() && (key.rfind("speedup_vs_", 0) == 0 || key.rfind("energy_efficiency_vs_", 0) == 0) &&
+          std::find(ratios.begin(), ratios.end(), key) == ratios.end())
+        ratios.push_back(key);
   std::ostringstream out;
   out << "arch,model,phase,cycles,seconds,energy_j,dram_bytes_read,dram_bytes_written,dram_bw_utilization,"
-         "sram_bank_conflict_cycles,ops,sim_wall_s,area_mm2,gops,gops_per_w,gops_per_mm2,energy_per_token_j\n";
-  for (const auto& r : reports)
-    out << fmt::format("{},{},{},{},{:.9g},{},{},{},{:.6f},{},{},{:.3f},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g}\n",
+         "sram_bank_conflict_cycles,ops,sim_wall_s,area_mm2,gops,gops_per_w,gops_per_mm2,energy_per_token_j,"
+         "tokens_per_s";
+  for (const std::string& k : ratios) out << "," << k;
+  out << "\n";
+  for (const auto& r : reports) {
+    out << fmt::format("{},{},{},{},{:.9g},{},{},{},{:.6f},{},{},{:.3f},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g}",
                        csv_field(r.arch), csv_field(r.model), csv_field(r.phase), r.cycles, r.seconds,
                        r.energy_j ? fmt::format("{:.9g}", *r.energy_j) : "", r.dram_bytes_read, r.dram_bytes_written,
                        r.dram_bw_utilization, r.sram_bank_conflict_cycles, r.ops.size(), r.sim_wall_s, r.area_mm2,
                        efficiency(r).gops, efficiency(r).gops_per_w, efficiency(r).gops_per_mm2,
-                       efficiency(r).energy_per_token_j);
+                       efficiency(r).energy_per_token_j,
+                       r.seconds > 0 ? static_cast<double>(r.tokens) / r.seconds : 0.0);
+    for (const std::string& k : ratios)
+      out << "," << (r.extra.contains(k) ? fmt::format("{:.6g}", r.extra[k].get<double>()) : std::string());
+    out << "\n";
+  }
   return out.str();
 }
 

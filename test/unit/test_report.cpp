@@ -109,3 +109,26 @@ TEST_CASE("A report's state round-trips exactly: every field, doubles to the bit
   Report no_energy;
   CHECK(!report_from_state(report_state(no_energy)).energy_j);
 }
+
+TEST_CASE("CSV carries tokens per second and every ratio against a baseline that a report has") {
+  Report a, b;
+  a.arch = "eva";
+  a.seconds = 0.5;
+  a.tokens = 10;
+  a.extra["speedup_vs_sa"] = 4.0;
+  a.extra["energy_efficiency_vs_sa"] = 2.0;
+  b.arch = "sa";
+  b.seconds = 2.0;
+  b.tokens = 10;
+  b.extra["speedup_vs_sa"] = 1.0;
+  b.extra["energy_efficiency_vs_sa"] = 1.0;
+  const std::string csv = to_csv({a, b});
+  const std::string header = csv.substr(0, csv.find('\n'));
+  const std::string tail = ",energy_per_token_j,tokens_per_s,energy_efficiency_vs_sa,speedup_vs_sa";
+  REQUIRE(header.size() > tail.size());
+  CHECK(header.substr(header.size() - tail.size()) == tail);
+  CHECK(csv.find("\neva,") != std::string::npos);
+  const std::string eva_row =
+      csv.substr(csv.find("\neva,") + 1, csv.find('\n', csv.find("\neva,") + 1) - csv.find("\neva,") - 1);
+  CHECK(eva_row.substr(eva_row.size() - 6) == "20,2,4");
+}
