@@ -374,6 +374,7 @@ int cmd_sweep(const std::string& command, const std::vector<std::string>& args) 
       "jobs,j", po::value<std::string>(), "local: points run at once (default: the cores); slurm: tasks at once")(
       "out", po::value<std::string>()->default_value("sweep-out"), "output directory (created if missing)")(
       "retry-failed", po::bool_switch(), "rerun the points that failed before (missing points always run)")(
+      "keep-going", po::bool_switch(), "local: keep starting points after one fails (slurm runs them all)")(
       "force", po::bool_switch(), "take over an output directory written by a different sweep")(
       "plot", po::value<std::string>(), "draw the Pareto front into FILE.png")(
       "objectives", po::value<std::string>(),
@@ -403,6 +404,7 @@ int cmd_sweep(const std::string& command, const std::vector<std::string>& args) 
     o.jobs = o.executor == Executor::local ? cores : 0;  // slurm: as many as the cluster gives
   o.quiet = vm["quiet"].as<bool>();
   o.retry_failed = vm["retry-failed"].as<bool>();
+  o.keep_going = vm["keep-going"].as<bool>();
   o.force = vm["force"].as<bool>();
   o.slurm = plan.slurm;
   if (vm.count("partition")) o.slurm.partition = vm["partition"].as<std::string>();
@@ -433,9 +435,13 @@ int cmd_sweep(const std::string& command, const std::vector<std::string>& args) 
   if (ec) throw std::runtime_error("sweep: cannot find the eva-sim executable (/proc/self/exe)");
   const SweepResult result = run_sweep(plan, o);
   std::cout << fmt::format(
-                   "sweep {}: {} points of '{}' ({}: {} run now, {} kept from before, {} failed), {} rows; wrote "
+                   "sweep {}: {} points of '{}' ({}: {} run now, {} kept from before, {} failed{}), {} rows; wrote "
                    "{}/sweep.csv and {}/sweep.json\n",
-                   plan.source, plan.points(), plan.command, executor, result.ran, result.kept, result.failed.size(),
+                   plan.source, plan.points(), plan.command, executor, result.ran - result.not_run, result.kept,
+                   result.failed.size(),
+                   result.not_run
+                       ? fmt::format(", {} not run (stopped at the failure; --keep-going runs them)", result.not_run)
+                       : "",
                    result.rows.size(), o.out, o.out)
             << sweep_table(plan, result.rows);
   for (const FailedPoint& f : result.failed)

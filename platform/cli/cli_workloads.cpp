@@ -1,4 +1,5 @@
 // The commands over whole models: run, compare, e2e and validate.
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -18,6 +19,22 @@ namespace {
 const char* const default_archs = "sa,ant,figna,figlut,vq-conflict,eva";
 // The baselines ratios are reported against (BRIEF section 4: the paper's).
 const std::vector<std::string> ratio_baselines = {"sa", "figlut"};
+
+// --baseline a,b: the architectures ratios are taken against (default: the
+// paper's, sa and figlut, where they are compared); each must be compared.
+std::vector<std::string> baselines_from(const po::variables_map& vm, const std::vector<ArchConfig>& archs) {
+  if (!vm.count("baseline")) return ratio_baselines;
+  std::vector<std::string> out;
+  std::stringstream in(vm["baseline"].as<std::string>());
+  std::string name;
+  while (std::getline(in, name, ',')) {
+    if (std::none_of(archs.begin(), archs.end(), [&](const ArchConfig& a) { return a.name == name; }))
+      throw InputError(fmt::format("--baseline: '{}' is not among the compared architectures", name));
+    out.push_back(name);
+  }
+  if (out.empty()) throw InputError("--baseline: expected a comma-separated list of architectures");
+  return out;
+}
 
 std::vector<ArchConfig> archs_from(const std::string& list, const SimOptions& s) {
   std::vector<ArchConfig> out;
@@ -145,18 +162,20 @@ int cmd_compare(const std::string& command, const std::vector<std::string>& args
   po::options_description d("compare options");
   d.add_options()("model", po::value<std::string>(), "model")(
       "archs", po::value<std::string>()->default_value(default_archs), "a,b,...")(
-      "plot", po::value<std::string>(), "draw latency, energy per token and ratios as a PNG (matplotlib)");
+      "plot", po::value<std::string>(), "draw latency, energy per token and ratios as a PNG (matplotlib)")(
+      "baseline", po::value<std::string>(), "ratios against these architectures (default: sa,figlut)");
   add_jobs_option(d);
   auto [vm, s, w] = parse_workload_command(command, args, d);
   w.options.jobs = jobs_from(vm);
   const std::vector<ArchConfig> archs = archs_from(vm["archs"].as<std::string>(), s);
+  const std::vector<std::string> baselines = baselines_from(vm, archs);
   const ModelConfig model = load_model(required(vm, command, "model"));
   std::vector<Report> reports = run_workload(archs, model, w);
-  add_ratios(reports, ratio_baselines);
+  add_ratios(reports, baselines);
   write_outputs(s, reports, true);
   std::cout << fmt::format("{} {} on {} DRAM ({}):\n", model.name, w.phase, archs.front().dram.preset,
                            enum_name(archs.front().systolic.weight_load))
-            << comparison_table(reports, ratio_baselines);
+            << comparison_table(reports, baselines);
   return 0;
 }
 
@@ -165,7 +184,8 @@ int cmd_e2e(const std::string& command, const std::vector<std::string>& args) {
   d.add_options()("model", po::value<std::string>(), "model")(
       "archs", po::value<std::string>()->default_value(default_archs), "a,b,...")("csv", po::value<std::string>(),
                                                                                   "write the reports as CSV")(
-      "plot", po::value<std::string>(), "draw latency, energy per token and ratios as a PNG (matplotlib)");
+      "plot", po::value<std::string>(), "draw latency, energy per token and ratios as a PNG (matplotlib)")(
+      "baseline", po::value<std::string>(), "ratios against these architectures (default: sa,figlut)");
   add_e2e_options(d);
   add_sim_options(d);
   add_jobs_option(d);
@@ -177,9 +197,10 @@ int cmd_e2e(const std::string& command, const std::vector<std::string>& args) {
   options.jobs = jobs_from(vm);
   const std::vector<Request> requests = e2e_requests(vm, options);
   const std::vector<ArchConfig> archs = archs_from(vm["archs"].as<std::string>(), s);
+  const std::vector<std::string> baselines = baselines_from(vm, archs);
   const ModelConfig model = load_model(required(vm, command, "model"));
   std::vector<Report> reports = run_e2e(archs, model, requests, options);
-  add_ratios(reports, ratio_baselines);
+  add_ratios(reports, baselines);
   write_outputs(s, reports, true);
   std::cout << fmt::format("{} end to end over {} requests ({} DRAM, {}):\n", model.name, requests.size(),
                            archs.front().dram.preset, enum_name(archs.front().systolic.weight_load));
@@ -190,7 +211,7 @@ int cmd_e2e(const std::string& command, const std::vector<std::string>& args) {
     std::cout << fmt::format("{:<{}} {:>16.4f} {:>12.2f} {:>16.4f}\n", r.arch, width,
                              r.extra["mean_latency_s"].get<double>(), r.extra["tokens_per_s"].get<double>(),
                              efficiency(r).energy_per_token_j * 1e3);
-  std::cout << comparison_table(reports, ratio_baselines);
+  std::cout << comparison_table(reports, baselines);
   return 0;
 }
 

@@ -260,12 +260,18 @@ SweepPlan load_sweep(const std::string& path) {
     const std::string key = r.key_of(kv.first);
     if (key == "set" || key == "options") {
       add_axes(kv.second, "vary." + key, key == "set", false);
-    } else if (key == "together") {
-      if (!kv.second.IsSequence() || kv.second.size() == 0)
-        r.fail(kv.second, "vary.together: expected a list of groups, each with set and/or options");
-      for (std::size_t g = 0; g < kv.second.size(); ++g) {
-        const YAML::Node group = kv.second[g];
-        const std::string where = fmt::format("vary.together[{}]", g);
+    } else if (key == "together" || key == "linked") {
+      // `together`: a list of groups; `linked`: one group, written as a mapping.
+      std::vector<std::pair<YAML::Node, std::string>> groups;
+      if (key == "linked") {
+        groups.emplace_back(kv.second, "vary.linked");
+      } else {
+        if (!kv.second.IsSequence() || kv.second.size() == 0)
+          r.fail(kv.second, "vary.together: expected a list of groups, each with set and/or options");
+        for (std::size_t g = 0; g < kv.second.size(); ++g)
+          groups.emplace_back(kv.second[g], fmt::format("vary.together[{}]", g));
+      }
+      for (const auto& [group, where] : groups) {
         if (!group.IsMap() || group.size() == 0) r.fail(group, where + ": expected a mapping with set and/or options");
         bool first = true;
         for (const auto& part : group) {
@@ -283,7 +289,7 @@ SweepPlan load_sweep(const std::string& path) {
         }
       }
     } else {
-      r.fail(kv.first, fmt::format("vary: unknown key '{}' (expected set, options, together)", key));
+      r.fail(kv.first, fmt::format("vary: unknown key '{}' (expected set, options, together, linked)", key));
     }
   }
   if (plan.axes.empty()) r.fail(vary, "vary: nothing to sweep");
@@ -320,8 +326,10 @@ std::vector<nlohmann::ordered_json> sweep_rows(const SweepPlan& plan, std::uint6
     nlohmann::ordered_json row = nlohmann::ordered_json::object();
     row["point"] = point;
     for (const auto& [key, value] : values.items()) row[key] = value;
+    // The report's scalars after the swept values; its `arch` (the
+    // architecture's name) also replaces a swept `arch` (perhaps a file's path).
     for (const auto& [key, value] : r.items())
-      if (value.is_primitive() && !row.contains(key)) row[key] = value;
+      if (value.is_primitive() && (!row.contains(key) || key == "arch")) row[key] = value;
     // Throughput beside latency, for the summary and the Pareto front.
     if (!row.contains("tokens_per_s") && r.contains("tokens") && r["tokens"].is_number() && r.contains("seconds") &&
         r["seconds"].is_number() && r["seconds"].get<double>() > 0)

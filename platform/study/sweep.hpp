@@ -85,6 +85,7 @@ struct SweepOptions {
   std::string program;  // the eva-sim to run for each point
   Executor executor = Executor::local;
   bool retry_failed = false;  // rerun the points that failed before (missing ones always run)
+  bool keep_going = false;    // local: start new points after one has failed (slurm always runs them all)
   bool force = false;         // take over a directory written by a different sweep
   SlurmSettings slurm;        // the file's settings, with the command line's over them
   double poll_seconds = 0.5;  // slurm: how often squeue is asked
@@ -99,6 +100,7 @@ struct FailedPoint {
 struct SweepResult {
   std::vector<nlohmann::ordered_json> rows;  // of the points that succeeded, in point order
   std::uint64_t ran = 0, kept = 0;           // points run now; complete points kept from before
+  std::uint64_t not_run = 0;                 // not started: the sweep stopped at a failure (no --keep-going)
   std::vector<FailedPoint> failed;           // in point order
 };
 

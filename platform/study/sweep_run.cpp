@@ -150,9 +150,10 @@ class Sweep {
     std::vector<Child> running;
     std::size_t next = 0;
     const std::size_t jobs = std::max(1u, m_options.jobs);
+    bool stop = false;  // a point failed: no new ones start, unless keep_going
     try {
-      while (next < todo.size() || !running.empty()) {
-        while (next < todo.size() && running.size() < jobs) {
+      while ((next < todo.size() && !stop) || !running.empty()) {
+        while (next < todo.size() && !stop && running.size() < jobs) {
           const std::uint64_t i = todo[next++];
           running.push_back(
               {spawn_process(point_argv(i, m_options.program), file(i, "txt").string(), file(i, "err").string()), i});
@@ -164,6 +165,7 @@ class Sweep {
         record_exit(it->point, status);
         running.erase(it);
         progress.step();
+        stop = stop || (status != 0 && !m_options.keep_going);
       }
     } catch (...) {
       for (const Child& c : running) wait_process(c.pid);
@@ -330,7 +332,8 @@ class Sweep {
                                     {"command", m_plan.command},
                                     {"axes", axes},
                                     {"points", nlohmann::ordered_json::array()},
-                                    {"failed", nlohmann::ordered_json::array()}};
+                                    {"failed", nlohmann::ordered_json::array()},
+                                    {"not_run", nlohmann::ordered_json::array()}};
     std::vector<std::size_t> row_point;  // rows' entries in index["points"]
     for (std::uint64_t i = 0; i < m_n; ++i) {
       const nlohmann::ordered_json values = sweep_values(m_plan, i);
@@ -346,6 +349,11 @@ class Sweep {
         result.rows.insert(result.rows.end(), rows.begin(), rows.end());
         continue;
       }
+      if (!exit_of(i) && !lost.count(i)) {  // not started: the sweep stopped at a failure
+        ++result.not_run;
+        index["not_run"].push_back(i);
+        continue;
+      }
       FailedPoint f;
       f.point = i;
       if (const auto l = lost.find(i); l != lost.end()) {
@@ -354,7 +362,7 @@ class Sweep {
         f.status = *status;
         f.message = first_line(read_text(file(i, "err")));
       } else {
-        f.message = exit_of(i) ? "its report is missing or not JSON" : "did not run";
+        f.message = "its report is missing or not JSON";
       }
       index["failed"].push_back({{"point", i},
                                  {"values", values},

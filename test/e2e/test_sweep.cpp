@@ -83,31 +83,38 @@ TEST_CASE("sweep over compare: one row per architecture and point") {
   CHECK(std::find(arguments.begin(), arguments.end(), "--jobs") != arguments.end());
 }
 
-TEST_CASE("A point the command refuses is reported and the others finish and are kept") {
+TEST_CASE("A point the command refuses is reported and finished points are kept and --keep-going runs the rest") {
   Scratch dir;
   dir.write("s.yaml",
             "command: gemm\noptions: {arch: eva, m: 1, n: 64, k: 64}\n"
             "vary: {set: {epilogue.units: [1, 0, 2]}}\n");
-  const Run r = eva_sim(dir, {"sweep", "s.yaml", "--out", "out", "-j", "2"});
+  // One at a time: point 0 runs, point 1 fails, and the sweep starts nothing more.
+  const Run r = eva_sim(dir, {"sweep", "s.yaml", "--out", "out", "-j", "1"});
   CHECK(r.exit_code == 2);
   CHECK(r.err ==
         "eva-sim: s.yaml: point 1 (epilogue.units=0): --set epilogue.units=0: epilogue.units: expected an "
         "integer >= 1 and <= 4096, got \"0\"\n");
-  CHECK(r.out.find("(local: 3 run now, 0 kept from before, 1 failed), 2 rows") != std::string::npos);
+  CHECK(r.out.find("(local: 2 run now, 0 kept from before, 1 failed, 1 not run (stopped at the failure") !=
+        std::string::npos);
   CHECK(dir.exists("out/point-000.json"));
-  CHECK(dir.exists("out/point-002.json"));
   CHECK(!dir.exists("out/point-001.json"));
-  const auto index = dir.json("out/sweep.json");
-  REQUIRE(index["points"].size() == 2);
+  CHECK(!dir.exists("out/point-002.json"));
+  auto index = dir.json("out/sweep.json");
+  REQUIRE(index["points"].size() == 1);
   REQUIRE(index["failed"].size() == 1);
   CHECK(index["failed"][0]["point"] == 1);
   CHECK(index["failed"][0]["status"] == 2);
   CHECK(index["failed"][0]["error"].get<std::string>().find("epilogue.units: expected an integer") !=
         std::string::npos);
-  // Again: the failed point stays failed unless asked to retry; nothing reruns.
-  const Run again = eva_sim(dir, {"sweep", "s.yaml", "--out", "out"});
-  CHECK(again.exit_code == 2);
-  CHECK(again.out.find("(local: 0 run now, 2 kept from before, 1 failed)") != std::string::npos);
+  CHECK(index["not_run"] == nlohmann::json::array({2}));
+  // Again with --keep-going: the missing point runs; the failed one stays
+  // failed (nothing reruns it unless asked).
+  const Run on = eva_sim(dir, {"sweep", "s.yaml", "--out", "out", "--keep-going"});
+  CHECK(on.exit_code == 2);
+  CHECK(on.out.find("(local: 1 run now, 1 kept from before, 1 failed)") != std::string::npos);
+  index = dir.json("out/sweep.json");
+  CHECK(index["points"].size() == 2);
+  CHECK(index["not_run"].empty());
   const Run retry = eva_sim(dir, {"sweep", "s.yaml", "--out", "out", "--retry-failed"});
   CHECK(retry.exit_code == 2);
   CHECK(retry.out.find("(local: 1 run now, 2 kept from before, 1 failed)") != std::string::npos);

@@ -137,3 +137,21 @@ TEST_CASE("compare and e2e with -j 2 (platforms shared among processes) give the
     CHECK(a == b);
   }
 }
+
+TEST_CASE("compare --baseline takes ratios against any compared architecture and the CSV carries them with tokens/s") {
+  Scratch dir;
+  with_inputs(dir);
+  const Run r = eva_sim(dir, {"compare", "--model", "tiny.yaml", "--archs", "sa,figna,eva", "--baseline", "figna",
+                              "--csv", "c.csv", "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("speedup/figna") != std::string::npos);
+  CHECK(r.out.find("speedup/sa") == std::string::npos);
+  std::ifstream in(dir.path("c.csv"));
+  std::string header;
+  std::getline(in, header);
+  CHECK(header.find(",tokens_per_s,energy_efficiency_vs_figna,speedup_vs_figna") != std::string::npos);
+  const Run bad = eva_sim(dir, {"compare", "--model", "tiny.yaml", "--archs", "sa,eva", "--baseline", "figna"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err == "eva-sim: --baseline: 'figna' is not among the compared architectures\n");
+}

@@ -251,3 +251,22 @@ vary: {set: {a: [1, "x y"]}}
   }
   CHECK(shell_quote("it's") == "'it'\\''s'");
 }
+
+TEST_CASE("vary.linked is one group of keys that step together") {
+  const SweepPlan p = load_text(R"(command: run
+vary:
+  linked:
+    set: {epilogue.units: [1, 2, 4]}
+    options: {arch: [eva.yaml, eva-w3, eva-w4]}
+  set: {dram.bandwidth_gbps: [16, 64]}
+)");
+  REQUIRE(p.points() == 6);
+  CHECK(p.values(0) == std::vector<std::string>{"1", "eva.yaml", "16"});
+  CHECK(p.values(3) == std::vector<std::string>{"2", "eva-w3", "64"});
+  CHECK(error_of("command: gemm\nvary: {linked: {set: {a: [1, 2]}, options: {b: [1]}}}\n")
+            .find("vary.linked.options.b: 1 values, but the group's first key has 2") != std::string::npos);
+  // The arch column holds the architecture's name, not the file it came from.
+  const auto rows = sweep_rows(p, 0, nlohmann::json{{"arch", "eva"}, {"seconds", 1.0}, {"tokens", 4}});
+  CHECK(rows[0]["arch"] == "eva");
+  CHECK(rows[0]["tokens_per_s"] == 4.0);
+}
