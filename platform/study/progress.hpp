@@ -1,9 +1,9 @@
 #pragma once
 // Progress on stderr for runs longer than a second, unless --quiet: on a
 // terminal a bar redrawn at most ten times a second and erased when done; in a
-// log (stderr not a terminal) a plain line every `log_every` seconds, so that
-// a batch job's log shows it moving. Both give the elapsed time and, once a
-// tenth is done, the estimated time left.
+// log (stderr not a terminal) a plain line at every tenth done, so that a batch
+// job's log shows it moving. Both give the elapsed time and, once a tenth is
+// done, the estimated time left.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -15,12 +15,13 @@ namespace eva {
 
 class Progress {
  public:
-  Progress(std::string what, std::uint64_t total, bool quiet, double log_every_s = 10.0)
+  // `quiet_s`: nothing is shown before this much time has passed.
+  Progress(std::string what, std::uint64_t total, bool quiet, double quiet_s = 1.0)
       : m_what(std::move(what)),
         m_total(total),
         m_terminal(!quiet && ::isatty(STDERR_FILENO) == 1),
         m_log(!quiet && !m_terminal),
-        m_log_every(log_every_s) {}
+        m_quiet_s(quiet_s) {}
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
   ~Progress() { finish(); }
@@ -31,16 +32,18 @@ class Progress {
     const auto now = std::chrono::steady_clock::now();
     const double elapsed = std::chrono::duration<double>(now - m_start).count();
     const double f = m_total ? static_cast<double>(m_done) / static_cast<double>(m_total) : 0.0;
+    if (elapsed < m_quiet_s) return;
     if (m_log) {
-      if (elapsed < m_log_every * static_cast<double>(m_lines + 1)) return;
-      ++m_lines;
+      const auto tenth = static_cast<unsigned>(f * 10.0);
+      if (tenth <= m_tenths) return;
+      m_tenths = tenth;
       std::fprintf(stderr, "%s: %llu of %llu (%.0f%%), %.0f s%s\n", m_what.c_str(),
                    static_cast<unsigned long long>(m_done), static_cast<unsigned long long>(m_total), 100.0 * f,
                    elapsed, eta(f, elapsed).c_str());
       std::fflush(stderr);
       return;
     }
-    if (now - m_start < std::chrono::seconds(1) || now - m_last < std::chrono::milliseconds(100)) return;
+    if (now - m_last < std::chrono::milliseconds(100)) return;
     m_last = now;
     const int width = 30, filled = static_cast<int>(f * width + 0.5);
     std::fprintf(stderr, "\r%s [%.*s%*s] %3.0f%%  %.0f s%s   ", m_what.c_str(), filled,
@@ -67,8 +70,8 @@ class Progress {
   std::string m_what;
   std::uint64_t m_total, m_done = 0;
   bool m_terminal, m_log;
-  double m_log_every;
-  unsigned m_lines = 0;
+  double m_quiet_s;
+  unsigned m_tenths = 0;  // the last tenth a log line was written at
   bool m_drawn = false;
   std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now(), m_last = m_start;
 };
