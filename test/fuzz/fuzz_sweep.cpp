@@ -1,6 +1,7 @@
 // libFuzzer harness: a sweep file (`eva-sim sweep FILE`,
-// platform/study/sweep.*). A plan that loads gives the arguments and the
-// description of its first and last points, as the sweep would start them.
+// platform/study/sweep.*). A plan that loads gives the arguments, values and
+// description of its first and last points, its identity, and the Slurm batch
+// script for them, as the sweep would start them.
 #include <cstddef>
 #include <cstdint>
 
@@ -19,7 +20,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const std::uint64_t i : {std::uint64_t{0}, points - 1}) {
       (void)plan.arguments(i);
       (void)plan.describe(i);
+      (void)sweep_values(plan, i);
     }
+    (void)plan.identity().dump();
+    const std::string script = slurm_batch_script(plan, {0, points - 1}, 1, "/bin/eva-sim", "/out");
+    if (script.find("run_point") == std::string::npos) fuzz::violated("a batch script that runs no point");
   } catch (const InputError&) {
   }
   return 0;
