@@ -17,6 +17,8 @@ std::string where(const std::string& source, const YAML::Mark& mark) {
 }  // namespace
 
 ParamSet ParamSet::from_yaml(std::string_view text, const std::string& source, const std::string& prefix) {
+  if (const auto at = invalid_utf8_at(text))
+    throw InputError(fmt::format("{}: not UTF-8 text (at offset {})", source, *at));
   YAML::Node root;
   try {
     root = YAML::Load(std::string(text));
@@ -62,6 +64,7 @@ void ParamSet::set_override(const std::string& assignment) {
   if (eq == std::string::npos || eq == 0) throw InputError(fmt::format("{}: expected dotted.key=value", origin));
   const std::string key = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
+  if (invalid_utf8_at(assignment)) throw InputError(fmt::format("--set: {}: not UTF-8 text", key));
   YAML::Node value;
   try {
     value = YAML::Load(text);

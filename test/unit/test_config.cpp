@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "common/error.hpp"
+#include "config/input_file.hpp"
 #include "config/param_set.hpp"
 
 using namespace eva;
@@ -117,4 +119,19 @@ TEST_CASE("The printer shows every field") {
   CHECK(yaml.find("count: 3") != std::string::npos);
   CHECK(yaml.find("rate: 1.5") != std::string::npos);
   CHECK(yaml.find("flag: false") != std::string::npos);
+}
+
+TEST_CASE("Text that is not UTF-8 is found, and --set and YAML refuse it as bad input") {
+  using eva::invalid_utf8_at;
+  CHECK(!invalid_utf8_at("plain ascii"));
+  CHECK(!invalid_utf8_at("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"));  // 2, 3 and 4 bytes
+  CHECK(invalid_utf8_at("ove\xff") == 3u);
+  CHECK(invalid_utf8_at("\xc3") == 0u);              // cut short
+  CHECK(invalid_utf8_at("a\xc0\xaf") == 1u);         // overlong '/'
+  CHECK(invalid_utf8_at("\xed\xa0\x80") == 0u);      // a surrogate
+  CHECK(invalid_utf8_at("\xf4\x90\x80\x80") == 0u);  // above U+10FFFF
+  CHECK(invalid_utf8_at("ab\xe2\x82") == 2u);
+  eva::ParamSet p;
+  CHECK_THROWS_AS(p.set_override("name=\xff"), eva::InputError);
+  CHECK_THROWS_AS(eva::ParamSet::from_yaml("name: \"\xfe\"\n", "x.yaml", ""), eva::InputError);
 }

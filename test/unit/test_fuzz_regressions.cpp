@@ -13,6 +13,7 @@
 #include "common/error.hpp"
 #include "config/load_arch.hpp"
 #include "config/npy.hpp"
+#include "study/sweep.hpp"
 
 using namespace eva;
 
@@ -64,5 +65,21 @@ TEST_CASE("fuzz regressions: npy: every input is an input error, with no allocat
     const long before = peak_kib();
     CHECK_THROWS_AS(read_npy(path), InputError);
     CHECK(peak_kib() - before < 64 * 1024);
+  }
+}
+
+// A value that is not UTF-8 loaded, and the sweep's JSON (its plan, its
+// summary) could then not be written: an exception other than the input
+// error. Now the file is refused as text that is not UTF-8.
+TEST_CASE("fuzz regressions: sweep: an input error, or a plan whose identity and values write as JSON") {
+  for (const std::string& path : inputs("sweep")) {
+    INFO(path);
+    try {
+      const SweepPlan plan = load_sweep(path);
+      CHECK_NOTHROW(plan.identity().dump());
+      CHECK_NOTHROW(sweep_values(plan, 0).dump());
+    } catch (const InputError&) {
+      SUCCEED("an input error");
+    }
   }
 }
