@@ -41,13 +41,19 @@ struct Reader {
   [[noreturn]] void fail(const YAML::Node& n, const std::string& what) const {
     throw InputError(fmt::format("{}: {}", at(n), what));
   }
+  // Names and values reach the sweep's JSON: they must be UTF-8 (the YAML
+  // reader can make other bytes of escapes and stray control characters).
+  const std::string& text(const YAML::Node& n, const std::string& what) const {
+    if (invalid_utf8_at(n.Scalar())) fail(n, fmt::format("{}: not UTF-8 text", what));
+    return n.Scalar();
+  }
   std::string key_of(const YAML::Node& k) const {
     if (!k.IsScalar()) fail(k, "expected a name as the key");
-    return k.Scalar();
+    return text(k, "a key");
   }
   std::string scalar(const YAML::Node& n, const std::string& key) const {
     if (!n.IsScalar() || n.Scalar().empty()) fail(n, fmt::format("{}: expected a value", key));
-    return n.Scalar();
+    return text(n, key);
   }
   // A mapping of names to single values.
   std::vector<std::pair<std::string, std::string>> values(const YAML::Node& n, const std::string& key) const {
