@@ -157,11 +157,7 @@ std::uint64_t WsGemm::run(const GemmDescriptor& op, WeightSource& weights, WsDat
   if (op.functional && datapath == nullptr) throw std::logic_error("WsGemm: functional run without a datapath");
   const Sizing s = size_buffers(m_config, op, weights);
   const WsTiler tiler = this->tiler(op, s.m_tile, s.group);
-  {
-    const std::uint64_t rows = m_config.tile_k ? m_config.tile_k : static_cast<std::uint64_t>(m_config.systolic.rows);
-    const std::uint64_t cols = m_config.tile_n ? m_config.tile_n : static_cast<std::uint64_t>(m_config.systolic.cols);
-    m_array.set_tile_bytes(weights.tile_buffer_bytes(rows, cols));
-  }
+  m_array.set_tile_bytes(weights.tile_buffer_bytes(tiler.rows(), tiler.cols()));
   GemmPlan plan(op, tiler, s.weight_slots, s.output_slots, s.whole_block_input, s.slice_tiles);
   plan.weights = &weights;
   plan.datapath = datapath;

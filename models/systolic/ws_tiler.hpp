@@ -50,6 +50,8 @@ class WsTiler {
   std::uint64_t size() const { return m_blocks * tiles_per_block(); }
   std::uint64_t tiles_per_block() const { return m_ktiles * m_ntiles * m_passes; }
   std::uint64_t blocks() const { return m_blocks; }
+  std::uint64_t rows() const { return m_rows; }  // a weight tile's K extent
+  std::uint64_t cols() const { return m_cols; }  // and its N extent
   std::uint64_t n_tiles() const { return m_ntiles; }
   std::uint64_t passes() const { return m_passes; }
 

@@ -5,13 +5,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,6 +23,7 @@
 #include "common/error.hpp"
 #include "common/report_handler.hpp"
 #include "common/vq_math.hpp"
+#include "config/input_file.hpp"
 #include "config/load_arch.hpp"
 #include "config/npy.hpp"
 #include "model_config.hpp"
@@ -66,13 +65,6 @@ bool wants_help(const std::vector<std::string>& args) {
   for (const auto& a : args)
     if (a == "--help" || a == "-h") return true;
   return false;
-}
-
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 using Command = std::function<int(const std::string&, const std::vector<std::string>&)>;
@@ -447,9 +439,7 @@ int cmd_sweep(const std::string& command, const std::vector<std::string>& args) 
   for (const FailedPoint& f : result.failed)
     std::cout << fmt::format("failed: point {} ({}): {}\n", f.point, plan.describe(f.point), f.message);
   if (python && !result.rows.empty()) {
-    const auto index =
-        nlohmann::ordered_json::parse(read_text_file((std::filesystem::path(o.out) / "sweep.json").string()));
-    pareto_of(index, objectives, python, vm["plot"].as<std::string>(), o.out + "/sweep.json");
+    pareto_of(result.index, objectives, python, vm["plot"].as<std::string>(), o.out + "/sweep.json");
   }
   if (!result.failed.empty()) {
     const FailedPoint& f = result.failed.front();
@@ -481,8 +471,7 @@ int cmd_pareto(const std::string& command, const std::vector<std::string>& args)
     check_output(vm["plot"].as<std::string>(), "--plot");
     python = plot_python();
   }
-  if (!std::filesystem::is_regular_file(file)) throw InputError(fmt::format("{}: cannot open file", file));
-  const auto index = nlohmann::ordered_json::parse(read_text_file(file), nullptr, false);
+  const auto index = nlohmann::ordered_json::parse(read_input_file(file), nullptr, false);
   if (index.is_discarded() || !index.is_object() || !index.contains("points") || !index["points"].is_array())
     throw InputError(fmt::format("{}: not a sweep.json (expected an object with a list of points)", file));
   for (const auto& point : index["points"])

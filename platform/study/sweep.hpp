@@ -102,6 +102,7 @@ struct SweepResult {
   std::uint64_t ran = 0, kept = 0;           // points run now; complete points kept from before
   std::uint64_t not_run = 0;                 // not started: the sweep stopped at a failure (no --keep-going)
   std::vector<FailedPoint> failed;           // in point order
+  nlohmann::ordered_json index;              // sweep.json as written
 };
 
 // Runs every point that has no complete report in the output directory

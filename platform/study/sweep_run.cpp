@@ -118,9 +118,9 @@ class Sweep {
     if (in >> status) return status;
     return std::nullopt;
   }
-  // Its report, when the point is complete.
-  std::optional<nlohmann::json> report_of(std::uint64_t i) const {
-    if (exit_of(i) != 0) return std::nullopt;
+  // Its report, when the point is complete (`status`: what its .exit says).
+  std::optional<nlohmann::json> report_of(std::uint64_t i, std::optional<int> status) const {
+    if (status != 0) return std::nullopt;
     nlohmann::json report = nlohmann::json::parse(read_text(file(i, "json")), nullptr, false);
     if (report.is_discarded() || !report.is_object()) return std::nullopt;
     return report;
@@ -304,7 +304,7 @@ class Sweep {
     std::vector<std::uint64_t> todo;
     for (std::uint64_t i = 0; i < m_n; ++i) {
       const std::optional<int> status = exit_of(i);
-      if (report_of(i) || (status && *status != 0 && !m_options.retry_failed)) continue;
+      if (report_of(i, status) || (status && *status != 0 && !m_options.retry_failed)) continue;
       clear(i);
       todo.push_back(i);
     }
@@ -337,7 +337,8 @@ class Sweep {
     std::vector<std::size_t> row_point;  // rows' entries in index["points"]
     for (std::uint64_t i = 0; i < m_n; ++i) {
       const nlohmann::ordered_json values = sweep_values(m_plan, i);
-      if (const std::optional<nlohmann::json> report = report_of(i)) {
+      const std::optional<int> status = exit_of(i);
+      if (const std::optional<nlohmann::json> report = report_of(i, status)) {
         if (!std::binary_search(todo.begin(), todo.end(), i)) ++result.kept;
         const std::vector<nlohmann::ordered_json> rows = sweep_rows(m_plan, i, *report);
         index["points"].push_back({{"point", i},
@@ -349,7 +350,7 @@ class Sweep {
         result.rows.insert(result.rows.end(), rows.begin(), rows.end());
         continue;
       }
-      if (!exit_of(i) && !lost.count(i)) {  // not started: the sweep stopped at a failure
+      if (!status && !lost.count(i)) {  // not started: the sweep stopped at a failure
         ++result.not_run;
         index["not_run"].push_back(i);
         continue;
@@ -358,7 +359,7 @@ class Sweep {
       f.point = i;
       if (const auto l = lost.find(i); l != lost.end()) {
         f.message = l->second;
-      } else if (const std::optional<int> status = exit_of(i); status && *status != 0) {
+      } else if (status && *status != 0) {
         f.status = *status;
         f.message = first_line(read_text(file(i, "err")));
       } else {
@@ -384,6 +385,7 @@ class Sweep {
     }
     write_file_atomic((m_out / "sweep.csv").string(), rows_csv(result.rows));
     write_file_atomic((m_out / "sweep.json").string(), index.dump(2) + "\n");
+    result.index = std::move(index);
   }
 
  private:
