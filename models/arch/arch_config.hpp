@@ -51,6 +51,12 @@ struct SimConfig {
   // dram-bench's generator <-> DRAM, the example SoC's router ports. Off by default because it costs simulation speed
   // (a map lookup and a dozen checks per phase of every burst); every simulating test turns it on.
   bool check_protocol = false;
+  // A platform's DMA times its transfers that move no data itself, against a
+  // DRAM that times a burst on arrival (`ideal`), when nothing sits between
+  // the two (no checker, no fault injector, no response timeout) and nothing
+  // else reaches the DRAM: the same results without SystemC events per burst
+  // (models/dma/dma.hpp, docs/PERFORMANCE.md). false: every burst on the socket.
+  bool exclusive_dma = true;
 
   template <class V>
   void visit(V& v) {
@@ -58,6 +64,8 @@ struct SimConfig {
     v.field("trace_max_spans", trace_max_spans, between(0, 100000000),
             "run --trace: unit spans kept (operations are always kept)");
     v.field("check_protocol", check_protocol, "a TLM-2.0 base-protocol checker on every socket the platform binds");
+    v.field("exclusive_dma", exclusive_dma,
+            "the DMA times its data-less bursts against an ideal DRAM it alone reaches (same results, faster)");
   }
 };
 

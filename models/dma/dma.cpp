@@ -35,6 +35,18 @@ Dma::Dma(const sc_core::sc_module_name& name, const DmaConfig& config)
   SC_METHOD(watchdog);
   sensitive << m_watchdog;
   dont_initialize();
+  SC_METHOD(exclusive_done);
+  sensitive << m_timed_due;
+  dont_initialize();
+}
+
+void Dma::set_exclusive_timer(BurstTimer* timer) {
+  if (timer && m_timeout != sc_core::SC_ZERO_TIME)
+    throw std::logic_error(std::string(name()) + ": exclusive timing needs every burst on the socket with a timeout");
+  m_timer = timer;
+  m_slot_free.reset(static_cast<std::size_t>(m_config.max_outstanding));
+  if (timer)
+    for (int i = 0; i < m_config.max_outstanding; ++i) m_slot_free.insert(sc_core::SC_ZERO_TIME);
 }
 
 Dma::~Dma() {
@@ -99,9 +111,80 @@ Dma::Transfer Dma::start(Job job) {
   t.m_state->bytes = job.rows * job.row_bytes;
   t.m_state->write = job.cmd == tlm::TLM_WRITE_COMMAND;
   job.state = t.m_state;
+  if (can_time_now(job)) {
+    time_now(job);
+    return t;
+  }
   m_jobs.push_back(job);
   m_wakeup.notify(sc_core::SC_ZERO_TIME);
   return t;
+}
+
+bool Dma::can_time_now(const Job& job) const {
+  // Only while nothing waits for the socket or holds a slot there: a job
+  // behind one must follow it (the queue is first come, first served).
+  if (!m_timer || !m_jobs.empty() || m_socket_slots > 0) return false;
+  if (!(job.end == End::none || (job.end == End::sram && job.timing_only))) return false;
+  std::uint64_t span = 0, end = 0;
+  if (__builtin_mul_overflow(job.rows - 1, job.stride, &span) || __builtin_add_overflow(span, job.row_bytes, &span) ||
+      __builtin_add_overflow(job.addr, span, &end))
+    return false;
+  return m_timer->burst_timer_covers(job.addr, span);
+}
+
+sc_core::sc_time Dma::take_slot_time() {
+  const sc_core::sc_time t = m_slot_free.front();
+  m_slot_free.pop_front();
+  return t;
+}
+
+// The issue thread's loop without its events: a burst leaves when a slot is
+// free and the thread has sent the one before (a store reads the SRAM first);
+// its slot is free again at its response.
+void Dma::time_now(Job& job) {
+  const auto burst = static_cast<std::uint64_t>(m_config.burst_bytes);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const bool load = job.end == End::sram && job.cmd == tlm::TLM_READ_COMMAND;
+  const bool store = job.end == End::sram && job.cmd == tlm::TLM_WRITE_COMMAND;
+  if (load) account_timing_load(job);
+  const sc_core::sc_time tail = load ? job.state->sram_tail : sc_core::SC_ZERO_TIME;
+  const std::size_t bytes_stat = job.cmd == tlm::TLM_READ_COMMAND ? m_bytes_read : m_bytes_written;
+  sc_core::sc_time response = sc_core::SC_ZERO_TIME;
+  for (std::uint64_t row = 0; row < job.rows; ++row)
+    for (std::uint64_t col = 0; col < job.row_bytes; col += burst) {
+      const std::uint64_t len = std::min(burst, job.row_bytes - col);
+      sc_core::sc_time at = std::max({now, m_last_send, take_slot_time()});
+      if (store) {
+        const std::uint64_t offset = row * job.row_bytes + col;
+        at += sram_access(tlm::TLM_READ_COMMAND, job.sram + offset, m_scratch.data(), len, true);
+      }
+      m_last_send = at;
+      const sc_core::sc_time r = m_timer->time_burst(job.cmd, job.addr + row * job.stride + col, len, at);
+      m_slot_free.insert(r);
+      response = std::max(response, r);
+    }
+  // Counted per transfer: sums of whole bytes and requests, as exact as per burst.
+  const std::uint64_t bursts = job.rows * ((job.row_bytes + burst - 1) / burst);
+  m_stats.inc(m_bursts, static_cast<double>(bursts));
+  m_stats.inc(bytes_stat, static_cast<double>(job.rows * job.row_bytes));
+  m_timer->count_bursts(job.cmd, bursts, job.rows * job.row_bytes);
+  job.state->sram_tail = tail;
+  m_timed.push(Timed{response, m_timed_seq++, job.state});
+  m_timed_due.notify(response - now);  // an earlier notification replaces a later one
+  ++m_exclusive_transfers;
+}
+
+void Dma::exclusive_done() {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  while (!m_timed.empty() && m_timed.top().response <= now) {
+    const std::shared_ptr<Transfer::State> state = m_timed.top().state;
+    m_timed.pop();
+    // As the last burst's response ends it on the socket (complete_burst).
+    state->last = now + state->sram_tail;
+    state->left = 1;
+    complete_burst(state, state->last);
+  }
+  if (!m_timed.empty()) m_timed_due.notify(m_timed.top().response - now);
 }
 
 void Dma::wait_for(const Transfer& t) {
@@ -160,6 +243,15 @@ void Dma::issue_thread() {
       wait(m_wakeup);
       continue;
     }
+    if (m_timer) {  // the slot timed bursts free first, once the thread is past what they sent
+      const sc_core::sc_time now = sc_core::sc_time_stamp(), at = std::max(m_last_send, m_slot_free.front());
+      if (at > now) {
+        wait(at - now, m_wakeup);
+        continue;
+      }
+      m_slot_free.pop_front();
+      ++m_socket_slots;
+    }
     Job& job = m_jobs.front();
     if (job.row == 0 && job.col == 0 && job.end == End::sram && job.timing_only && job.cmd == tlm::TLM_READ_COMMAND)
       account_timing_load(job);
@@ -213,6 +305,7 @@ void Dma::issue_thread() {
 
 void Dma::send(Slot& slot) {
   tlm::tlm_generic_payload& trans = slot;
+  m_last_send = sc_core::sc_time_stamp();
   trans.acquire();
   slot.pending = true;
   if (m_timeout != sc_core::SC_ZERO_TIME) {
@@ -331,8 +424,7 @@ void Dma::finish(tlm::tlm_generic_payload& trans) {
   if (slot.timed_out) {  // its transfer gave it up: only the payload comes back
     slot.timed_out = false;
     trans.release();
-    m_free.push_back(&slot);
-    m_wakeup.notify(sc_core::SC_ZERO_TIME);
+    give_back(slot);
     return;
   }
   if (trans.is_response_error()) burst_failed(slot, trans.get_response_status(), false);
@@ -352,7 +444,15 @@ void Dma::finish(tlm::tlm_generic_payload& trans) {
 
 void Dma::retire(Slot& slot, const sc_core::sc_time& done) {
   complete_burst(std::move(slot.owner), done);
+  give_back(slot);
+}
+
+void Dma::give_back(Slot& slot) {
   m_free.push_back(&slot);
+  if (m_timer) {
+    m_slot_free.insert(sc_core::sc_time_stamp());
+    --m_socket_slots;
+  }
   m_wakeup.notify(sc_core::SC_ZERO_TIME);
 }
 

@@ -29,9 +29,20 @@
 // if it ever comes, is then taken and dropped, and only then is its payload
 // reused. (A target that never takes the request, holding END_REQ, still
 // stalls the DMA: the timeout covers responses.)
+//
+// Exclusive timing (set_exclusive_timer): when the memory behind the socket
+// times a burst on arrival and no other initiator reaches it, a transfer that
+// moves no data is timed here when it starts: each burst takes the slot that
+// frees first, leaves when the issue thread would send it, and the memory
+// times it (BurstTimer); one event per transfer marks its end. The bursts
+// arrive at the memory at the same times and in the same order as on the
+// socket, so every figure is the same; it is the per-burst events that go.
+// Transfers that move data, and any transfer queued behind one, use the
+// socket as before, and wait for the slots the timed bursts hold.
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <queue>
 #include <string>
 #include <vector>
 
@@ -40,6 +51,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "common/burst_timer.hpp"
 #include "common/stats.hpp"
 #include "common/timing_only.hpp"
 #include "dma/dma_config.hpp"
@@ -133,6 +145,13 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   std::uint64_t bytes_written() const { return static_cast<std::uint64_t>(m_stats.get(m_bytes_written)); }
   const BusError& bus_error() const { return m_bus_error; }
   void clear_bus_error() { m_bus_error = BusError{}; }
+  // `timer` is the memory on initiator_socket, which no other initiator
+  // reaches (see above); nullptr: every burst through the socket. Before the
+  // simulation starts; not with a response timeout (that needs each burst on
+  // the socket).
+  void set_exclusive_timer(BurstTimer* timer);
+  // Transfers timed by the exclusive timer so far.
+  std::uint64_t exclusive_transfers() const { return m_exclusive_transfers; }
 
  private:
   enum class End { none, host, sram };
@@ -160,11 +179,18 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   };
 
   Transfer start(Job job);
+  // Exclusive timing: whether `job` may be timed at once, and timing it.
+  bool can_time_now(const Job& job) const;
+  void time_now(Job& job);
+  void exclusive_done();  // SC_METHOD: transfers timed by time_now() that are over
+  // The slot that frees first, when it does, taken; and one given back.
+  sc_core::sc_time take_slot_time();
   void issue_thread();
   void account_timing_load(Job& job);
   void send(Slot& slot);
   void finish(tlm::tlm_generic_payload& trans);
   void retire(Slot& slot, const sc_core::sc_time& done);
+  void give_back(Slot& slot);  // the slot is free again
   // One burst of `state`'s transfer is over at `done`.
   void complete_burst(std::shared_ptr<Transfer::State> state, const sc_core::sc_time& done);
   void watchdog();  // SC_METHOD: times out the bursts past their deadline
@@ -198,6 +224,57 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   // once per timeout while bursts are in flight) and scans the slots.
   sc_core::sc_event m_watchdog;
   bool m_watchdog_armed = false;
+  // Exclusive timing: when each slot not held by a burst on the socket is
+  // free (a min-heap over those slots), when the issue thread last sent a
+  // burst, the slots held by bursts on the socket, and the timed transfers'
+  // ends by time.
+  BurstTimer* m_timer = nullptr;
+  // Times in ascending order, at most `capacity`, in a ring: responses come
+  // in arrival order from a pipe, so a new time almost always goes last.
+  class SortedTimes {
+   public:
+    void reset(std::size_t capacity) {
+      m_ring.assign(capacity, sc_core::SC_ZERO_TIME);
+      m_head = 0;
+      m_size = 0;
+    }
+    bool empty() const { return m_size == 0; }
+    const sc_core::sc_time& front() const { return m_ring[m_head]; }
+    void pop_front() {
+      m_head = next(m_head);
+      --m_size;
+    }
+    void insert(const sc_core::sc_time& t) {
+      std::size_t at = m_head + m_size;
+      if (at >= m_ring.size()) at -= m_ring.size();
+      ++m_size;
+      for (std::size_t k = m_size - 1; k > 0; --k) {  // from the back, past the later times
+        const std::size_t before = at == 0 ? m_ring.size() - 1 : at - 1;
+        if (m_ring[before] <= t) break;
+        m_ring[at] = m_ring[before];
+        at = before;
+      }
+      m_ring[at] = t;
+    }
+
+   private:
+    std::size_t next(std::size_t i) const { return i + 1 == m_ring.size() ? 0 : i + 1; }
+    std::vector<sc_core::sc_time> m_ring;
+    std::size_t m_head = 0, m_size = 0;
+  };
+  SortedTimes m_slot_free;
+  sc_core::sc_time m_last_send = sc_core::SC_ZERO_TIME;
+  std::size_t m_socket_slots = 0;
+  struct Timed {
+    sc_core::sc_time response;  // the last burst's response: when the transfer is over as on the socket
+    std::uint64_t seq;
+    std::shared_ptr<Transfer::State> state;
+    bool operator>(const Timed& o) const { return response != o.response ? response > o.response : seq > o.seq; }
+  };
+  std::priority_queue<Timed, std::vector<Timed>, std::greater<>> m_timed;
+  std::uint64_t m_timed_seq = 0;
+  sc_core::sc_event m_timed_due;
+  std::uint64_t m_exclusive_transfers = 0;
   StatGroup m_stats{"dma"};
   std::size_t m_bursts, m_bytes_read, m_bytes_written, m_bus_errors, m_bus_timeouts;
 };

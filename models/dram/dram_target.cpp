@@ -25,8 +25,7 @@ DramTarget::DramTarget(const sc_core::sc_module_name& name, double capacity_byte
 }
 
 bool DramTarget::check(tlm::tlm_generic_payload& trans) const {
-  const std::uint64_t end = trans.get_address() + trans.get_data_length();
-  if (trans.get_data_length() == 0 || end < trans.get_address() || static_cast<double>(end) > m_capacity) {
+  if (!in_range(trans.get_address(), trans.get_data_length())) {
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return false;
   }
@@ -61,10 +60,11 @@ void DramTarget::move(tlm::tlm_generic_payload& trans) {
       write ? m_storage.write(addr + i, data + i, 1) : m_storage.read(addr + i, data + i, 1);
 }
 
-void DramTarget::count(tlm::tlm_generic_payload& trans) {
-  const double len = static_cast<double>(trans.get_data_length());
-  m_stats.inc(trans.is_write() ? m_writes : m_reads);
-  m_stats.inc(trans.is_write() ? m_bytes_written : m_bytes_read, len);
+void DramTarget::count(tlm::tlm_generic_payload& trans) { count(trans.is_write(), trans.get_data_length()); }
+
+void DramTarget::count(bool write, std::uint64_t bytes, std::uint64_t requests) {
+  m_stats.inc(write ? m_writes : m_reads, static_cast<double>(requests));
+  m_stats.inc(write ? m_bytes_written : m_bytes_read, static_cast<double>(bytes));
 }
 
 bool DramTarget::try_accept(tlm::tlm_generic_payload& trans) {

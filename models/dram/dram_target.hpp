@@ -24,6 +24,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "common/burst_timer.hpp"
 #include "common/stats.hpp"
 #include "dram/sparse_storage.hpp"
 
@@ -49,6 +50,9 @@ class DramTarget : public sc_core::sc_module {
   virtual sc_core::sc_time access_latency() const = 0;
   // Brings the statistics up to date (before a report).
   virtual void flush_stats() {}
+  // A model that times a request on arrival offers its timing to a DMA that
+  // is its only initiator (common/burst_timer.hpp); the others return nullptr.
+  virtual BurstTimer* burst_timer() { return nullptr; }
 
  protected:
   // Takes `trans` at the current time, or returns false when there is no room.
@@ -63,6 +67,13 @@ class DramTarget : public sc_core::sc_module {
   void complete(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at);
   // There may be room again for a refused request.
   void retry_held();
+  // Counts requests served outside the socket (BurstTimer).
+  void count(bool write, std::uint64_t bytes, std::uint64_t requests = 1);
+  // Whether a request of `bytes` at `addr` lies wholly in the memory.
+  bool in_range(std::uint64_t addr, std::uint64_t bytes) const {
+    const std::uint64_t end = addr + bytes;
+    return bytes > 0 && end >= addr && static_cast<double>(end) <= m_capacity;
+  }
   StatGroup m_stats;
 
  private:

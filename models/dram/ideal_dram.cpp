@@ -13,9 +13,12 @@ bool IdealDram::accept(tlm::tlm_generic_payload& trans) {
 }
 
 bool IdealDram::time_now(tlm::tlm_generic_payload& trans, const sc_core::sc_time& arrival, sc_core::sc_time& done) {
-  const double done_ps = m_pipe.transfer(arrival.to_seconds() * 1e12, trans.get_data_length());
-  done = sc_core::sc_time(done_ps, sc_core::SC_PS);
+  done = done_at(arrival, trans.get_data_length());
   return true;
+}
+
+sc_core::sc_time IdealDram::done_at(const sc_core::sc_time& arrival, std::uint64_t bytes) {
+  return sc_core::sc_time(m_pipe.transfer(arrival.to_seconds() * 1e12, bytes), sc_core::SC_PS);
 }
 
 }  // namespace eva

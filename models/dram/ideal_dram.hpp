@@ -11,7 +11,7 @@
 
 namespace eva {
 
-class IdealDram : public DramTarget {
+class IdealDram : public DramTarget, public BurstTimer {
  public:
   IdealDram(const sc_core::sc_module_name& name, const DramConfig& config);
 
@@ -21,10 +21,20 @@ class IdealDram : public DramTarget {
            m_config.background_w * elapsed.to_seconds();
   }
   sc_core::sc_time access_latency() const override { return sc_core::sc_time(m_config.latency_ns, sc_core::SC_NS); }
+  BurstTimer* burst_timer() override { return this; }
+  bool burst_timer_covers(std::uint64_t addr, std::uint64_t bytes) const override { return in_range(addr, bytes); }
+  sc_core::sc_time time_burst(tlm::tlm_command, std::uint64_t /*addr*/, std::uint64_t bytes,
+                              const sc_core::sc_time& arrival) override {
+    return done_at(arrival, bytes);
+  }
+  void count_bursts(tlm::tlm_command cmd, std::uint64_t requests, std::uint64_t bytes) override {
+    count(cmd == tlm::TLM_WRITE_COMMAND, bytes, requests);
+  }
 
  private:
   bool accept(tlm::tlm_generic_payload& trans) override;
   bool time_now(tlm::tlm_generic_payload& trans, const sc_core::sc_time& arrival, sc_core::sc_time& done) override;
+  sc_core::sc_time done_at(const sc_core::sc_time& arrival, std::uint64_t bytes);
 
   const DramConfig m_config;
   BandwidthPipe m_pipe;

@@ -223,15 +223,13 @@ std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
     plan.cb_at[h] = m_codebook_base + static_cast<std::uint64_t>(h) * (codebook_buffer.size() / 2);
     plan.idx_at[static_cast<std::size_t>(h)] = m_index_base + static_cast<std::uint64_t>(h) * (index_buffer.size() / 2);
   }
-  sc_core::sc_process_handle workers[] = {
-      sc_core::sc_spawn([this, &plan] { fetch(plan); }, sc_core::sc_gen_unique_name("fetch")),
-      sc_core::sc_spawn([this, &plan] { fetch_indices(plan); }, sc_core::sc_gen_unique_name("indices")),
-      sc_core::sc_spawn([this, &plan] { compute_oc(plan); }, sc_core::sc_gen_unique_name("array")),
-      sc_core::sc_spawn([this, &plan] { epilogue(plan); }, sc_core::sc_gen_unique_name("epilogue")),
-      sc_core::sc_spawn([this, &plan] { store(plan); }, sc_core::sc_gen_unique_name("store")),
-  };
-  for (auto& w : workers)
-    if (!w.terminated()) wait(w.terminated_event());
+  WorkerPool::Group stages;
+  m_workers.start(stages, [this, &plan] { fetch(plan); }, "fetch");
+  m_workers.start(stages, [this, &plan] { fetch_indices(plan); }, "indices");
+  m_workers.start(stages, [this, &plan] { compute_oc(plan); }, "array");
+  m_workers.start(stages, [this, &plan] { epilogue(plan); }, "epilogue");
+  m_workers.start(stages, [this, &plan] { store(plan); }, "store");
+  stages.wait();
   // The closed form with memory never late: each pass takes the longer of its
   // OC computation and its epilogue pass with a double-buffered OC (their sum
   // with a single one), plus the adder trees' pipeline once per input-row tile.

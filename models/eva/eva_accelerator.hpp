@@ -24,6 +24,7 @@
 
 #include <systemc>
 
+#include "common/worker_pool.hpp"
 #include "bus/local_bus.hpp"
 #include "common/accelerator.hpp"
 #include "common/clock.hpp"
@@ -86,6 +87,7 @@ class EvaAccelerator : public Accelerator {
   void store(EvaPlan& plan);
 
   const EvaConfig m_config;
+  WorkerPool m_workers;  // an operation's pipeline stages
   const ClockDomain m_clock;
   const std::uint64_t m_lookups;   // epilogue.units x epilogue.adder_inputs
   const std::uint64_t m_depth;     // OC entries per bank in one half

@@ -20,6 +20,12 @@ class BankModel {
   // same access that many times over (counted as such, evaluated once).
   std::uint64_t access(const std::vector<std::uint64_t>& lanes, bool write, std::uint64_t repeat = 1) {
     if (lanes.empty()) return 0;
+    if (distinct_banks(lanes)) {  // one word in each bank reached: one cycle, no conflict
+      for (std::uint64_t a : lanes) m_accesses[(a / m_width) % m_banks] += repeat;
+      m_cycles += repeat;
+      m_words += lanes.size() * repeat;
+      return 1;
+    }
     m_scratch.clear();
     for (std::uint64_t a : lanes) m_scratch.push_back(a / m_width);
     std::sort(m_scratch.begin(), m_scratch.end(), [this](std::uint64_t x, std::uint64_t y) {
@@ -52,7 +58,23 @@ class BankModel {
   const std::vector<std::uint64_t>& bank_conflicts() const { return m_conflicts; }
 
  private:
+  // Whether every lane reaches a bank of its own (the common pattern of
+  // lanes on consecutive words), found without sorting.
+  bool distinct_banks(const std::vector<std::uint64_t>& lanes) {
+    if (lanes.size() > m_banks) return false;
+    if (m_seen.size() != m_banks) m_seen.assign(m_banks, 0);
+    ++m_epoch;
+    for (std::uint64_t a : lanes) {
+      std::uint64_t& seen = m_seen[(a / m_width) % m_banks];
+      if (seen == m_epoch) return false;
+      seen = m_epoch;
+    }
+    return true;
+  }
+
   std::uint64_t m_banks, m_width, m_ports;
+  std::vector<std::uint64_t> m_seen;  // per bank: the last access that reached it
+  std::uint64_t m_epoch = 0;
   std::vector<std::uint64_t> m_accesses, m_conflicts, m_scratch;
   std::uint64_t m_cycles = 0, m_conflict_cycles = 0, m_words = 0;
 };

@@ -178,13 +178,11 @@ std::uint64_t WsGemm::run(const GemmDescriptor& op, WeightSource& weights, WsDat
                                                op.functional ? plan.parameters.data() : nullptr);
   }
 
-  sc_core::sc_process_handle workers[] = {
-      sc_core::sc_spawn([this, &plan] { fetch(plan); }, sc_core::sc_gen_unique_name("fetch")),
-      sc_core::sc_spawn([this, &plan] { compute(plan); }, sc_core::sc_gen_unique_name("compute")),
-      sc_core::sc_spawn([this, &plan] { store(plan); }, sc_core::sc_gen_unique_name("store")),
-  };
-  for (auto& w : workers)
-    if (!w.terminated()) sc_core::wait(w.terminated_event());
+  WorkerPool::Group stages;
+  m_workers.start(stages, [this, &plan] { fetch(plan); }, "fetch");
+  m_workers.start(stages, [this, &plan] { compute(plan); }, "compute");
+  m_workers.start(stages, [this, &plan] { store(plan); }, "store");
+  stages.wait();
   if (storage != nullptr) storage->finish();
   return m_array.timing().gemm_cycles_blocks(tiler.timing_blocks());
 }

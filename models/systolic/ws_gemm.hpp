@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/worker_pool.hpp"
 #include "common/accel_config.hpp"
 #include "common/energy.hpp"
 #include "common/op_descriptor.hpp"
@@ -145,6 +146,7 @@ class WsGemm {
   SystolicArray& m_array;
   const WsBuffers m_buffers;
   const WsGemmConfig m_config;
+  WorkerPool m_workers;  // the fetch, compute and store stages
 };
 
 }  // namespace eva

@@ -261,7 +261,9 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
   EventQueue<Fetched> fetched;
   Slots slots(2);
   std::vector<float> y(op.functional ? op.m * op.n : 0, 0.0f);
-  sc_core::sc_process_handle fetcher = sc_core::sc_spawn(
+  WorkerPool::Group fetcher;
+  m_workers.start(
+      fetcher,
       [&] {
         int slot = 1;
         for (std::uint64_t j0 = 0; j0 < op.n; j0 += chunk) {
@@ -278,7 +280,7 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
           fetched.push({j0, cols, row_bytes, std::move(loads), slot});
         }
       },
-      sc_core::sc_gen_unique_name("indices"));
+      "indices");
   std::uint64_t total = 0;
   std::vector<std::uint64_t> addrs;
   std::vector<std::uint8_t> words;  // functional: the centroids the lanes read
@@ -368,7 +370,7 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
     wait(m_clock.cycles(cycles));
     slots.release();
   }
-  if (!fetcher.terminated()) wait(fetcher.terminated_event());
+  fetcher.wait();
   if (!op.functional && !known) m_chunk_cycles[{op.n, op.k}] = counted;
   // Buffer traffic: each lookup reads its centroid (counted here, as sampled
   // lookups present no lanes), broadcasts d activations of every input row

@@ -24,6 +24,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 
+#include "common/worker_pool.hpp"
 #include "baselines/vq_conflict/vq_conflict_config.hpp"
 #include "bus/local_bus.hpp"
 #include "common/accelerator.hpp"
@@ -69,6 +70,7 @@ class VqConflictAccelerator : public Accelerator {
   std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const override;
 
  private:
+  WorkerPool m_workers;  // the index fetcher
   // The local bus's windows.
   struct Map {
     std::uint64_t input, output, index, codebook;
