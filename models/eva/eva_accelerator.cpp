@@ -224,11 +224,16 @@ std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
     plan.idx_at[static_cast<std::size_t>(h)] = m_index_base + static_cast<std::uint64_t>(h) * (index_buffer.size() / 2);
   }
   WorkerPool::Group stages;
-  m_workers.start(stages, [this, &plan] { fetch(plan); }, "fetch");
-  m_workers.start(stages, [this, &plan] { fetch_indices(plan); }, "indices");
-  m_workers.start(stages, [this, &plan] { compute_oc(plan); }, "array");
-  m_workers.start(stages, [this, &plan] { epilogue(plan); }, "epilogue");
-  m_workers.start(stages, [this, &plan] { store(plan); }, "store");
+  m_workers.start(
+      stages, [this, &plan] { fetch(plan); }, "fetch");
+  m_workers.start(
+      stages, [this, &plan] { fetch_indices(plan); }, "indices");
+  m_workers.start(
+      stages, [this, &plan] { compute_oc(plan); }, "array");
+  m_workers.start(
+      stages, [this, &plan] { epilogue(plan); }, "epilogue");
+  m_workers.start(
+      stages, [this, &plan] { store(plan); }, "store");
   stages.wait();
   // The closed form with memory never late: each pass takes the longer of its
   // OC computation and its epilogue pass with a double-buffered OC (their sum

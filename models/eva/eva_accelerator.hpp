@@ -24,10 +24,10 @@
 
 #include <systemc>
 
-#include "common/worker_pool.hpp"
 #include "bus/local_bus.hpp"
 #include "common/accelerator.hpp"
 #include "common/clock.hpp"
+#include "common/worker_pool.hpp"
 #include "dma/dma.hpp"
 #include "epilogue/epilogue_unit.hpp"
 #include "eva/eva_config.hpp"

@@ -179,9 +179,12 @@ std::uint64_t WsGemm::run(const GemmDescriptor& op, WeightSource& weights, WsDat
   }
 
   WorkerPool::Group stages;
-  m_workers.start(stages, [this, &plan] { fetch(plan); }, "fetch");
-  m_workers.start(stages, [this, &plan] { compute(plan); }, "compute");
-  m_workers.start(stages, [this, &plan] { store(plan); }, "store");
+  m_workers.start(
+      stages, [this, &plan] { fetch(plan); }, "fetch");
+  m_workers.start(
+      stages, [this, &plan] { compute(plan); }, "compute");
+  m_workers.start(
+      stages, [this, &plan] { store(plan); }, "store");
   stages.wait();
   if (storage != nullptr) storage->finish();
   return m_array.timing().gemm_cycles_blocks(tiler.timing_blocks());

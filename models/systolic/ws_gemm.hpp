@@ -16,10 +16,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/worker_pool.hpp"
 #include "common/accel_config.hpp"
 #include "common/energy.hpp"
 #include "common/op_descriptor.hpp"
+#include "common/worker_pool.hpp"
 #include "dma/dma.hpp"
 #include "systolic/systolic_array.hpp"
 #include "systolic/ws_tiler.hpp"

@@ -13,6 +13,7 @@
 #include "dma/dma.hpp"
 #include "dram/ideal_dram.hpp"
 #include "sim_check.hpp"
+#include "sram/sram.hpp"
 
 using namespace eva;
 using sc_core::SC_NS;
@@ -298,4 +299,87 @@ TEST_CASE("DMA: a timing-only write leaves a memory that ignores TimingOnly unto
   CHECK(std::all_of(mem.bytes.begin(), mem.bytes.end(), [](std::uint8_t b) { return b == 0xab; }));
   const auto burst = static_cast<std::uint64_t>(DmaConfig{}.burst_bytes);
   CHECK(mem.write_requests == (1000 + burst - 1) / burst);  // the transfer happened
+}
+
+namespace {
+
+// A DMA, its ideal DRAM and an SRAM, for running one script of transfers
+// with and without exclusive timing.
+struct ExclusiveRig {
+  IdealDram dram;
+  Sram sram;
+  Dma dma;
+  ExclusiveRig(const char* name, bool exclusive)
+      : dram(sc_core::sc_gen_unique_name(name), ideal(32.0, 40.0)),
+        sram(sc_core::sc_gen_unique_name(name), SramConfig{}, 500.0),
+        dma(sc_core::sc_gen_unique_name(name), [] {
+          DmaConfig c;
+          c.burst_bytes = 64;
+          c.max_outstanding = 8;  // few slots: the window, not the pipe, often limits
+          return c;
+        }()) {
+    dma.initiator_socket.bind(dram.target_socket);
+    dma.sram_socket.bind(sram.target_socket);
+    if (exclusive) dma.set_exclusive_timer(dram.burst_timer());
+  }
+};
+
+// Two threads start transfers of every kind at staggered times: timing-only
+// loads and stores through the SRAM, data-less reads and writes, 2-D blocks,
+// and functional transfers that must take the socket, queued among the others.
+void exclusive_script(ExclusiveRig& r, std::vector<sc_time>& ends, std::vector<std::uint8_t>& data) {
+  std::vector<Dma::Transfer> open;
+  open.push_back(r.dma.start_load(0, 4096, 1, 4096, 0, true));
+  open.push_back(r.dma.start_read(1 << 20, 100, 7, 300, nullptr));
+  sc_core::wait(37, SC_NS);
+  open.push_back(r.dma.start_store(2 << 20, 1000, 3, 4096, 8192, true));
+  open.push_back(r.dma.start_write(3 << 20, 640, 1, 640, data.data()));  // carries data: the socket
+  open.push_back(r.dma.start_load(4 << 20, 96, 16, 1024, 16384, true, 128));
+  for (auto& t : open) {
+    Dma::wait_for(t);
+    ends.push_back(sc_core::sc_time_stamp());
+  }
+  r.dma.read(3 << 20, 640, data.data() + 640);  // functional, after the others
+  ends.push_back(sc_core::sc_time_stamp());
+  for (int i = 0; i < 20; ++i) {  // a stream of small loads, each waited for
+    r.dma.read(static_cast<std::uint64_t>(i) << 16, 64 * static_cast<std::uint64_t>(i + 1), nullptr);
+    ends.push_back(sc_core::sc_time_stamp());
+  }
+}
+
+void exclusive_side(ExclusiveRig& r, std::vector<sc_time>& ends) {
+  sc_core::wait(55, SC_NS);
+  for (int i = 0; i < 6; ++i) {
+    Dma::wait_for(r.dma.start_store(5 << 20, 512, 2, 512, 32768, true));
+    ends.push_back(sc_core::sc_time_stamp());
+    sc_core::wait(static_cast<double>(i * 13), SC_NS);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("DMA: exclusive timing gives every transfer the same end and the DRAM the same traffic as the socket") {
+  ExclusiveRig fast("fast", true), socket("socket", false);
+  std::vector<sc_time> fast_ends, socket_ends, fast_side, socket_side;
+  std::vector<std::uint8_t> fast_data(1280), socket_data(1280);
+  std::iota(fast_data.begin(), fast_data.begin() + 640, 1);
+  std::iota(socket_data.begin(), socket_data.begin() + 640, 1);
+  test::Stimulus a("a", [&] { exclusive_script(fast, fast_ends, fast_data); });
+  test::Stimulus b("b", [&] { exclusive_side(fast, fast_side); });
+  test::Stimulus c("c", [&] { exclusive_script(socket, socket_ends, socket_data); });
+  test::Stimulus d("d", [&] { exclusive_side(socket, socket_side); });
+  test::run_clean();
+  REQUIRE(fast_ends.size() == 26);
+  CHECK(fast_ends == socket_ends);
+  CHECK(fast_side == socket_side);
+  CHECK(fast.dram.bytes_read() == socket.dram.bytes_read());
+  CHECK(fast.dram.bytes_written() == socket.dram.bytes_written());
+  CHECK(fast.dram.stats().get(0) == socket.dram.stats().get(0));  // requests
+  CHECK(fast.dram.stats().get(1) == socket.dram.stats().get(1));
+  CHECK(fast.dma.stats().get(0) == socket.dma.stats().get(0));  // bursts
+  CHECK(fast.sram.stats().get(0) == socket.sram.stats().get(0));
+  CHECK(std::equal(fast_data.begin() + 640, fast_data.end(), fast_data.begin()));  // the data went and came back
+  CHECK(fast.dma.exclusive_transfers() >= 20);  // the rest were queued behind data on the socket
+  CHECK(fast.dma.exclusive_transfers() < 32);
+  CHECK(socket.dma.exclusive_transfers() == 0);
 }

@@ -46,3 +46,42 @@ TEST_CASE("SRAM banks: two ports halve the conflict") {
   CHECK(m.access({0, 32, 64, 96}, false) == 2);  // four rows of bank 0, two per cycle
   CHECK(m.access({0, 32, 64}, false) == 2);
 }
+
+TEST_CASE("Bank model: every pattern, lanes in banks of their own or not, counts as the definition says") {
+  // The definition, by brute force: per bank the distinct words (reads share
+  // a word, writes do not), each bank `ports` words a cycle.
+  const std::uint64_t banks = 8, width = 2, ports = 2;
+  BankModel m(banks, width, ports);
+  std::vector<std::uint64_t> accesses(banks, 0);
+  std::uint64_t cycles = 0, words = 0;
+  std::uint64_t seed = 12345;
+  const auto next = [&seed] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return seed >> 33;
+  };
+  for (int i = 0; i < 2000; ++i) {
+    std::vector<std::uint64_t> lanes;
+    const std::uint64_t n = 1 + next() % 12, base = next() % 64;
+    const bool consecutive = i % 2 == 0;  // half the patterns on consecutive words (often a bank each)
+    for (std::uint64_t l = 0; l < n; ++l)
+      lanes.push_back(consecutive ? (base + l) * width : (next() % 40) * width + next() % 2);
+    const bool write = i % 3 == 0;
+    const std::uint64_t repeat = 1 + i % 4;
+    std::vector<std::vector<std::uint64_t>> per_bank(banks);
+    for (std::uint64_t a : lanes) per_bank[(a / width) % banks].push_back(a / width);
+    std::uint64_t expect = 0;
+    for (std::uint64_t b = 0; b < banks; ++b) {
+      auto& w = per_bank[b];
+      std::sort(w.begin(), w.end());
+      if (!write) w.erase(std::unique(w.begin(), w.end()), w.end());
+      accesses[b] += w.size() * repeat;
+      words += w.size() * repeat;
+      expect = std::max<std::uint64_t>(expect, (w.size() + ports - 1) / ports);
+    }
+    cycles += expect * repeat;
+    REQUIRE(m.access(lanes, write, repeat) == expect);
+  }
+  CHECK(m.cycles() == cycles);
+  CHECK(m.words() == words);
+  CHECK(m.bank_accesses() == accesses);
+}

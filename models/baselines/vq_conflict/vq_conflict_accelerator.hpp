@@ -24,11 +24,11 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 
-#include "common/worker_pool.hpp"
 #include "baselines/vq_conflict/vq_conflict_config.hpp"
 #include "bus/local_bus.hpp"
 #include "common/accelerator.hpp"
 #include "common/clock.hpp"
+#include "common/worker_pool.hpp"
 #include "dma/dma.hpp"
 #include "sram/buffer_port.hpp"
 #include "sram/lane_access.hpp"
