@@ -27,7 +27,8 @@ DramChannel::DramChannel(const DramConfig& config, bool use_cache)
       m_rank(m_ranks),
       m_reads(m_banks.size()),
       m_writes(m_banks.size()),
-      m_rank_due(m_ranks, 0) {
+      m_rank_due(m_ranks, 0),
+      m_hit{std::vector<Hit>(m_banks.size()), std::vector<Hit>(m_banks.size())} {
   for (auto& r : m_rank) {
     r.last_act_bg.assign(m_bank_groups, -(1 << 30));
     r.refresh_due = m_refi;
@@ -53,7 +54,10 @@ DramChannel::Request DramChannel::BankQueues::take(std::uint32_t b, std::uint64_
   std::deque<Request>& q = m_per_bank[b];
   const auto it = std::find_if(q.begin(), q.end(), [seq](const Request& r) { return r.seq == seq; });
   const Request r = *it;
-  q.erase(it);
+  if (it == q.begin())
+    q.pop_front();
+  else
+    q.erase(it);
   --m_size;
   if (q.empty()) {  // the bank leaves the active list (swap with the last)
     const std::size_t at = m_where[b];
@@ -71,11 +75,24 @@ void DramChannel::enqueue(const Request& in, Time now) {
   r.bank = static_cast<std::uint32_t>(bank_index(r.rank, r.bank_group, r.bank_in_group));
   r.seq = m_seq++;
   (r.write ? m_writes : m_reads).push(r);
+  Hit& h = m_hit[r.write][r.bank];
+  if (h.valid && !h.found && m_banks[r.bank].open_row == static_cast<std::int64_t>(r.row)) {
+    h.found = true;
+    h.seq = r.seq;
+  }
   // The cached choice stays right unless the newcomer beats it, or it hits
   // the row the cached PRE would close; the newcomer is the youngest, so it
   // wins only by being sooner, or a row hit against a row command.
-  if (!m_use_cache || !m_cache || r.write != m_write_mode) {
+  if (!m_use_cache || !m_cache) {
     m_cache.reset();
+    return;
+  }
+  if (r.write != m_write_mode) {
+    // The choice looks at the active queue only: it stands unless the
+    // newcomer makes the next step change the mode.
+    const bool flips = m_write_mode ? m_writes.empty() || (m_writes.size() <= m_write_low && !m_reads.empty())
+                                    : m_writes.size() >= m_write_high || (m_reads.empty() && !m_writes.empty());
+    if (flips) m_cache.reset();
     return;
   }
   const Bank& b = m_banks[r.bank];
@@ -127,16 +144,16 @@ bool DramChannel::blocked_by_refresh(const Request& r, Time now) const {
   return static_cast<std::uint32_t>(r.bank_group) * m_banks_per_group + r.bank_in_group == rank.ref_bank;
 }
 
-DramChannel::Time DramChannel::act_ready(std::uint32_t rank, std::uint32_t bg, const Bank& b) const {
+DramChannel::Time DramChannel::act_floor(std::uint32_t rank, std::uint32_t bg) const {
   const Rank& r = m_rank[rank];
-  Time t = std::max({b.next_act, r.last_act + m_t.tRRD_S, r.last_act_bg[bg] + m_t.tRRD_L, r.busy_until, m_next_cmd});
+  Time t = std::max({r.last_act + m_t.tRRD_S, r.last_act_bg[bg] + m_t.tRRD_L, r.busy_until, m_next_cmd});
   if (r.faw_count == 4) t = std::max(t, r.faw[static_cast<std::size_t>(r.faw_next)] + m_t.tFAW);
   return t;
 }
 
-DramChannel::Time DramChannel::col_ready(bool write, std::uint32_t rank, std::uint32_t bg, const Bank& b) const {
+DramChannel::Time DramChannel::col_floor(bool write, std::uint32_t rank, std::uint32_t bg) const {
   const bool same_group = rank == m_last_col_rank && bg == m_last_col_bg;
-  Time t = std::max({b.next_col, m_last_col + (same_group ? m_t.tCCD_L : m_t.tCCD_S), m_next_cmd});
+  Time t = std::max(m_last_col + (same_group ? m_t.tCCD_L : m_t.tCCD_S), m_next_cmd);
   if (write) {
     // Read-to-write turnaround: the write's data must follow the read's, with
     // two cycles of bus turnaround (JEDEC tRTW = CL + BURST + 2 - CWL).
@@ -215,6 +232,14 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
     }
   };
   const std::uint32_t banks_per_rank = m_bank_groups * m_banks_per_group;
+  // The rank and channel terms of every bank's ready times, once per choice.
+  m_act_floor.resize(static_cast<std::size_t>(m_ranks) * m_bank_groups);
+  m_col_floor.resize(m_act_floor.size());
+  for (std::uint32_t r = 0; r < m_ranks; ++r)
+    for (std::uint32_t g = 0; g < m_bank_groups; ++g) {
+      m_act_floor[r * m_bank_groups + g] = act_floor(r, g);
+      m_col_floor[r * m_bank_groups + g] = col_floor(m_write_mode, r, g);
+    }
   for (const std::uint32_t bi : q.active()) {
     const std::deque<Request>& requests = q.bank(bi);
     const Request& first = requests.front();
@@ -225,16 +250,16 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
     // Per bank only the oldest hit, or else the oldest request, can win: a
     // younger one of the same kind needs the same command at the same time.
     if (b.open_row < 0) {  // closed: the oldest request activates its row
-      consider(Candidate{std::max(act_ready(first.rank, first.bank_group, b), now), DramCommand::act, first.seq, false,
-                         first.rank, first.bank_group, first.bank_in_group, bi});
+      consider(Candidate{std::max({b.next_act, m_act_floor[first.rank * m_bank_groups + first.bank_group], now}),
+                         DramCommand::act, first.seq, false, first.rank, first.bank_group, first.bank_in_group, bi});
       continue;
     }
-    const auto hit = std::find_if(requests.begin(), requests.end(),
-                                  [&b](const Request& r) { return b.open_row == static_cast<std::int64_t>(r.row); });
-    if (hit != requests.end())
-      consider(Candidate{std::max(col_ready(hit->write, hit->rank, hit->bank_group, b), now),
-                         hit->write ? DramCommand::wr : DramCommand::rd, hit->seq, false, hit->rank, hit->bank_group,
-                         hit->bank_in_group, bi});
+    // Every request of a bank has its rank and groups, and the queue's kind.
+    const Hit& hit = oldest_hit(m_write_mode, bi);
+    if (hit.found)
+      consider(Candidate{std::max({b.next_col, m_col_floor[first.rank * m_bank_groups + first.bank_group], now}),
+                         m_write_mode ? DramCommand::wr : DramCommand::rd, hit.seq, false, first.rank,
+                         first.bank_group, first.bank_in_group, bi});
     else  // no request hits the open row (one that does keeps it open)
       consider(Candidate{std::max({b.next_pre, m_next_cmd, now}), DramCommand::pre, first.seq, false, first.rank,
                          first.bank_group, first.bank_in_group, bi});
@@ -246,6 +271,19 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
   }
   if (have) return c;
   return std::nullopt;
+}
+
+const DramChannel::Hit& DramChannel::oldest_hit(bool write, std::uint32_t bank) {
+  Hit& h = m_hit[write][bank];
+  if (h.valid) return h;
+  const std::deque<Request>& requests = (write ? m_writes : m_reads).bank(bank);
+  const std::int64_t row = m_banks[bank].open_row;
+  const auto it = std::find_if(requests.begin(), requests.end(),
+                               [row](const Request& r) { return row == static_cast<std::int64_t>(r.row); });
+  h.valid = true;
+  h.found = it != requests.end();
+  h.seq = h.found ? it->seq : 0;
+  return h;
 }
 
 DramChannel::StepResult DramChannel::step(Time now) {
@@ -319,6 +357,7 @@ void DramChannel::issue(const Candidate& c, Time t, StepResult& out) {
   if (c.cmd == DramCommand::pre) {
     ++m_counts.pre;
     bank.open_row = -1;
+    row_changed(c.flat);
     bank.next_act = std::max(bank.next_act, t + m_t.tRP);
     return;
   }
@@ -326,6 +365,7 @@ void DramChannel::issue(const Candidate& c, Time t, StepResult& out) {
   if (c.cmd == DramCommand::act) {
     ++m_counts.act;
     bank.open_row = q.find(c.flat, c.seq).row;
+    row_changed(c.flat);
     bank.act_time = t;
     bank.next_col = t + m_t.tRCD;
     bank.next_pre = std::max(bank.next_pre, t + m_t.tRAS);
@@ -364,8 +404,11 @@ void DramChannel::issue(const Candidate& c, Time t, StepResult& out) {
     ++m_counts.pre;
     const Time closes = std::max(bank.next_pre, bank.act_time + m_t.tRAS);
     bank.open_row = -1;
+    row_changed(c.flat);
     bank.next_act = std::max(bank.next_act, closes + m_t.tRP);
   }
+  Hit& h = m_hit[write][c.flat];
+  if (h.valid && h.found && h.seq == c.seq) h.valid = false;  // the next hit, if any, is further back
   out.completed = Completion{q.take(c.flat, c.seq).tag, data_end};
 }
 

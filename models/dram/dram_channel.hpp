@@ -16,6 +16,7 @@
 // tRFCpb while the others keep working (LPDDR4/5, HBM2). While a channel is
 // idle, refreshes are accounted without simulating them.
 // Not modelled: rank-to-rank switching, power-down.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -137,12 +138,29 @@ class DramChannel {
   };
   // What a due refresh keeps requests away from.
   bool blocked_by_refresh(const Request& r, Time now) const;
+  // Per queue (read, write) and bank: the oldest request that hits the open
+  // row, kept between choices while the bank's queue and row allow (a
+  // newcomer is the youngest, so it can only be the first hit).
+  struct Hit {
+    bool valid = false, found = false;
+    std::uint64_t seq = 0;
+  };
+  const Hit& oldest_hit(bool write, std::uint32_t bank);
+  void row_changed(std::uint32_t bank) { m_hit[0][bank].valid = m_hit[1][bank].valid = false; }
 
   std::size_t bank_index(std::uint32_t rank, std::uint32_t bg, std::uint32_t bank) const {
     return (static_cast<std::size_t>(rank) * m_bank_groups + bg) * m_banks_per_group + bank;
   }
-  Time act_ready(std::uint32_t rank, std::uint32_t bg, const Bank& b) const;
-  Time col_ready(bool write, std::uint32_t rank, std::uint32_t bg, const Bank& b) const;
+  Time act_ready(std::uint32_t rank, std::uint32_t bg, const Bank& b) const {
+    return std::max(b.next_act, act_floor(rank, bg));
+  }
+  Time col_ready(bool write, std::uint32_t rank, std::uint32_t bg, const Bank& b) const {
+    return std::max(b.next_col, col_floor(write, rank, bg));
+  }
+  // What holds every bank of a rank's bank group back from an ACT, or from a
+  // column command of a kind: the rank's and the channel's state.
+  Time act_floor(std::uint32_t rank, std::uint32_t bg) const;
+  Time col_floor(bool write, std::uint32_t rank, std::uint32_t bg) const;
   void catch_up_refresh(Time now);
   void update_mode();
   std::optional<Candidate> refresh_candidate(Time now);
@@ -174,6 +192,8 @@ class DramChannel {
   std::uint32_t m_last_write_rank = 0, m_last_write_bg = 0;
   std::vector<char> m_rank_due;      // per rank: a refresh is due (choose())
   std::optional<Candidate> m_cache;  // the choice for the next step, if still valid
+  std::vector<Hit> m_hit[2];
+  std::vector<Time> m_act_floor, m_col_floor;  // choose(): per rank and bank group
   Time m_cache_at = 0, m_refresh_due_min = never;
   DramCommandCounts m_counts;
   Time m_data_busy = 0;
