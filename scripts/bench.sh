@@ -12,12 +12,64 @@
 #    4096 x 4096 layer in functional mode: simulation wall-clock seconds.
 # 5. Whole-model compare and the Dolly e2e, the latter in one process and in
 #    one per core (-j).
+# 6. The simulator-speed table of docs/PERFORMANCE.md, each row with its goal
+#    (direct runs, e2e in both settings, validate, dram-bench rates).
+#    scripts/bench.sh --speed runs this section alone.
 # Usage: scripts/bench.sh [path/to/eva-sim]   (or: cmake --build build --target eva-bench)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+speed_only=0
+if [[ "${1:-}" == "--speed" ]]; then
+  speed_only=1
+  shift
+fi
 eva=${1:-$root/build/platform/eva-sim}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# Wall-clock seconds of one command (its output discarded).
+wall() {
+  local start
+  start=$(date +%s.%N)
+  "$@" >/dev/null 2>&1
+  python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$start" "$(date +%s.%N)"
+}
+# The best of three.
+best3() {
+  local a b c
+  a=$(wall "$@"); b=$(wall "$@"); c=$(wall "$@")
+  python3 -c "import sys; print(min(map(float, sys.argv[1:])))" "$a" "$b" "$c"
+}
+# Million transactions per wall-clock second of a dram-bench run, the best of three.
+rate3() {
+  local best=0 r
+  for _ in 1 2 3; do
+    "$eva" dram-bench "$@" --json "$tmp/rate.json" >/dev/null
+    r=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['transactions_per_wall_s'] / 1e6)" "$tmp/rate.json")
+    best=$(python3 -c "import sys; print(f'{max(float(sys.argv[1]), float(sys.argv[2])):.2f}')" "$best" "$r")
+  done
+  echo "$best"
+}
+
+speed_table() {
+  local nine=sa,ant,figna,figlut,vq-conflict,eva,eva-w3,eva-w4,eva-gptvq
+  echo "## Simulator speed (docs/PERFORMANCE.md)"
+  echo
+  echo "| run | now | goal |"
+  echo "|---|---|---|"
+  echo "| run eva llama2-7b decode --direct, ideal | $(best3 "$eva" run --arch eva --model llama2-7b --phase decode --direct --quiet) s | < 0.3 s |"
+  echo "| the same on lpddr5-6400 | $(best3 "$eva" run --arch eva --model llama2-7b --phase decode --direct --dram lpddr5-6400 --quiet) s | < 1 s |"
+  echo "| e2e llama2-7b, 9 architectures, paper setting | $(wall "$eva" e2e --model llama2-7b --archs "$nine" --quiet) s | < 30 s |"
+  echo "| the same, lpddr5-6400 and weight_load=overlapped | $(wall "$eva" e2e --model llama2-7b --archs "$nine" --dram lpddr5-6400 --set systolic.weight_load=overlapped --quiet) s | < 60 s |"
+  echo "| validate | $(wall "$eva" validate --quiet) s | < 60 s |"
+  echo "| dram-bench ddr4-3200 seq, M transactions per wall s | $(rate3 --dram ddr4-3200 --pattern seq) | >= 5 |"
+  echo "| dram-bench ddr4-3200 random, 1 rank, M transactions per wall s | $(rate3 --dram ddr4-3200 --pattern random --set dram.ranks=1) | >= 1.5 |"
+}
+
+if ((speed_only)); then
+  speed_table
+  exit 0
+fi
 presets=(ideal ddr4-3200 lpddr4-4266 lpddr5-6400 hbm2)
 
 echo "| preset | pattern | GB/s | peak GB/s | efficiency | latency mean ns | latency p99 ns | pJ/bit |"
@@ -97,3 +149,6 @@ for jobs in 1 "$(nproc)"; do
   "$eva" e2e --model llama2-7b --archs eva,figlut,sa --quiet -j "$jobs" >/dev/null
   echo "| e2e, LLaMA-2-7B, Dolly (709 requests), eva figlut sa, -j $jobs | $(python3 -c "print(f'{$(date +%s.%N) - $start:.1f}')") |"
 done
+
+echo
+speed_table

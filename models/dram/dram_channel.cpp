@@ -232,14 +232,31 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
     }
   };
   const std::uint32_t banks_per_rank = m_bank_groups * m_banks_per_group;
-  // The rank and channel terms of every bank's ready times, once per choice.
-  m_act_floor.resize(static_cast<std::size_t>(m_ranks) * m_bank_groups);
-  m_col_floor.resize(m_act_floor.size());
-  for (std::uint32_t r = 0; r < m_ranks; ++r)
-    for (std::uint32_t g = 0; g < m_bank_groups; ++g) {
-      m_act_floor[r * m_bank_groups + g] = act_floor(r, g);
-      m_col_floor[r * m_bank_groups + g] = col_floor(m_write_mode, r, g);
+  // The rank and channel terms of the banks' ready times, once per choice
+  // and rank's bank group.
+  if (m_act_floor.empty()) {
+    m_act_floor.resize(static_cast<std::size_t>(m_ranks) * m_bank_groups);
+    m_col_floor.resize(m_act_floor.size());
+    m_act_floor_at.assign(m_act_floor.size(), 0);
+    m_col_floor_at.assign(m_act_floor.size(), 0);
+  }
+  ++m_choice;
+  const auto act_at = [this](std::uint32_t rank, std::uint32_t bg) {
+    const std::size_t i = rank * m_bank_groups + bg;
+    if (m_act_floor_at[i] != m_choice) {
+      m_act_floor[i] = act_floor(rank, bg);
+      m_act_floor_at[i] = m_choice;
     }
+    return m_act_floor[i];
+  };
+  const auto col_at = [this](std::uint32_t rank, std::uint32_t bg) {
+    const std::size_t i = rank * m_bank_groups + bg;
+    if (m_col_floor_at[i] != m_choice) {
+      m_col_floor[i] = col_floor(m_write_mode, rank, bg);
+      m_col_floor_at[i] = m_choice;
+    }
+    return m_col_floor[i];
+  };
   for (const std::uint32_t bi : q.active()) {
     const std::deque<Request>& requests = q.bank(bi);
     const Request& first = requests.front();
@@ -250,14 +267,14 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
     // Per bank only the oldest hit, or else the oldest request, can win: a
     // younger one of the same kind needs the same command at the same time.
     if (b.open_row < 0) {  // closed: the oldest request activates its row
-      consider(Candidate{std::max({b.next_act, m_act_floor[first.rank * m_bank_groups + first.bank_group], now}),
+      consider(Candidate{std::max({b.next_act, act_at(first.rank, first.bank_group), now}),
                          DramCommand::act, first.seq, false, first.rank, first.bank_group, first.bank_in_group, bi});
       continue;
     }
     // Every request of a bank has its rank and groups, and the queue's kind.
     const Hit& hit = oldest_hit(m_write_mode, bi);
     if (hit.found)
-      consider(Candidate{std::max({b.next_col, m_col_floor[first.rank * m_bank_groups + first.bank_group], now}),
+      consider(Candidate{std::max({b.next_col, col_at(first.rank, first.bank_group), now}),
                          m_write_mode ? DramCommand::wr : DramCommand::rd, hit.seq, false, first.rank,
                          first.bank_group, first.bank_in_group, bi});
     else  // no request hits the open row (one that does keeps it open)

@@ -193,7 +193,10 @@ class DramChannel {
   std::vector<char> m_rank_due;      // per rank: a refresh is due (choose())
   std::optional<Candidate> m_cache;  // the choice for the next step, if still valid
   std::vector<Hit> m_hit[2];
-  std::vector<Time> m_act_floor, m_col_floor;  // choose(): per rank and bank group
+  // choose(): per rank and bank group, each floor computed on first use.
+  std::vector<Time> m_act_floor, m_col_floor;
+  std::vector<std::uint64_t> m_act_floor_at, m_col_floor_at;  // the choice each was computed for
+  std::uint64_t m_choice = 0;
   Time m_cache_at = 0, m_refresh_due_min = never;
   DramCommandCounts m_counts;
   Time m_data_busy = 0;
