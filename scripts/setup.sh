@@ -16,7 +16,7 @@ esac
 # Why each package is here: docs/DEPENDENCIES.md.
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev libboost-dev libboost-program-options-dev
           libyaml-cpp-dev catch2 nlohmann-json3-dev libfmt-dev python3 python3-matplotlib clang-format
-          libunicorn-dev gcc-riscv64-unknown-elf clang libclang-rt-dev slurm-wlm munge)
+          libunicorn-dev gcc-riscv64-unknown-elf clang libclang-rt-dev slurm-wlm munge valgrind)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
