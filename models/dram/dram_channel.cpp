@@ -267,16 +267,16 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
     // Per bank only the oldest hit, or else the oldest request, can win: a
     // younger one of the same kind needs the same command at the same time.
     if (b.open_row < 0) {  // closed: the oldest request activates its row
-      consider(Candidate{std::max({b.next_act, act_at(first.rank, first.bank_group), now}),
-                         DramCommand::act, first.seq, false, first.rank, first.bank_group, first.bank_in_group, bi});
+      consider(Candidate{std::max({b.next_act, act_at(first.rank, first.bank_group), now}), DramCommand::act, first.seq,
+                         false, first.rank, first.bank_group, first.bank_in_group, bi});
       continue;
     }
     // Every request of a bank has its rank and groups, and the queue's kind.
     const Hit& hit = oldest_hit(m_write_mode, bi);
     if (hit.found)
       consider(Candidate{std::max({b.next_col, col_at(first.rank, first.bank_group), now}),
-                         m_write_mode ? DramCommand::wr : DramCommand::rd, hit.seq, false, first.rank,
-                         first.bank_group, first.bank_in_group, bi});
+                         m_write_mode ? DramCommand::wr : DramCommand::rd, hit.seq, false, first.rank, first.bank_group,
+                         first.bank_in_group, bi});
     else  // no request hits the open row (one that does keeps it open)
       consider(Candidate{std::max({b.next_pre, m_next_cmd, now}), DramCommand::pre, first.seq, false, first.rank,
                          first.bank_group, first.bank_in_group, bi});
