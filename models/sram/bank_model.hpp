@@ -50,6 +50,24 @@ class BankModel {
     return cycles;
   }
 
+  // Everything counted so far, to be counted again (a unit that presents the
+  // same lanes once and reuses their counts for an identical stream).
+  struct Counts {
+    std::uint64_t cycles = 0, conflict_cycles = 0, words = 0;
+    std::vector<std::uint64_t> accesses, conflicts;  // per bank
+  };
+  Counts counts() const { return Counts{m_cycles, m_conflict_cycles, m_words, m_accesses, m_conflicts}; }
+  // What was counted between `before` and `after` (two counts() of this model), counted again.
+  void add_between(const Counts& before, const Counts& after) {
+    m_cycles += after.cycles - before.cycles;
+    m_conflict_cycles += after.conflict_cycles - before.conflict_cycles;
+    m_words += after.words - before.words;
+    for (std::size_t b = 0; b < m_accesses.size(); ++b) {
+      m_accesses[b] += after.accesses[b] - before.accesses[b];
+      m_conflicts[b] += after.conflicts[b] - before.conflicts[b];
+    }
+  }
+
   std::uint64_t cycles() const { return m_cycles; }
   // Cycles beyond one per access: what conflicts cost.
   std::uint64_t conflict_cycles() const { return m_conflict_cycles; }

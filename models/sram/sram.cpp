@@ -108,13 +108,23 @@ void Sram::lookup(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
       std::uint8_t* cell = m_data.data() + access->addrs[i];
       write ? std::memcpy(cell, lane, access->lane_bytes) : std::memcpy(lane, cell, access->lane_bytes);
     }
-  (write ? m_bits_written : m_bits_read) +=
-      8.0 * static_cast<double>(access->addrs.size() * access->repeat) * m_config.bank_width_bytes;
+  const double bits = 8.0 * static_cast<double>(access->addrs.size() * access->repeat) * m_config.bank_width_bytes;
+  (write ? m_bits_written : m_bits_read) += bits;
+  (write ? m_lane_bits_written : m_lane_bits_read) += bits;
   delay += sc_core::sc_time::from_value(m_cycle.value() * access->cycles);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 unsigned int Sram::lookup_dbg(int, tlm::tlm_generic_payload& trans) { return transport_dbg(trans); }
+
+void Sram::add_lane_counts(const LaneCounts& before, const LaneCounts& after) {
+  m_banks.add_between(before.banks, after.banks);
+  const double read = after.bits_read - before.bits_read, written = after.bits_written - before.bits_written;
+  m_bits_read += read;
+  m_bits_written += written;
+  m_lane_bits_read += read;
+  m_lane_bits_written += written;
+}
 
 bool Sram::lookup_dmi(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
   return get_direct_mem_ptr(trans, dmi);

@@ -39,6 +39,15 @@ class Sram : public sc_core::sc_module, public PricedUnit {
   Sram& operator=(const Sram&) = delete;
 
   std::uint64_t conflict_cycles() const { return m_banks.conflict_cycles(); }
+  // The multi-lane accesses' counts so far (banks, bits), and those of a
+  // stretch of them counted again: a unit that reuses an identical stream's
+  // lookups (vq-conflict) counts them as if presented.
+  struct LaneCounts {
+    BankModel::Counts banks;
+    double bits_read = 0.0, bits_written = 0.0;
+  };
+  LaneCounts lane_counts() const { return LaneCounts{m_banks.counts(), m_lane_bits_read, m_lane_bits_written}; }
+  void add_lane_counts(const LaneCounts& before, const LaneCounts& after);
   const BankModel& banks() const { return m_banks; }
   // Every bit read and written at the config's pJ/bit. Leakage and area are
   // the accelerator's buffer figures (EnergyConfig::sram_leakage_w,
@@ -67,6 +76,7 @@ class Sram : public sc_core::sc_module, public PricedUnit {
   std::vector<std::uint8_t> m_data;
   BankModel m_banks;
   double m_bits_read = 0.0, m_bits_written = 0.0;
+  double m_lane_bits_read = 0.0, m_lane_bits_written = 0.0;  // the lanes' share of them
   StatGroup m_stats;
   std::size_t m_stat_read, m_stat_written, m_stat_lane_cycles, m_stat_conflicts, m_stat_max_bank;
 };

@@ -48,7 +48,22 @@ nlohmann::json report_state(const Report& r) {
           {"config", r.config},
           {"stats", r.stats},
           {"functional", r.functional},
-          {"extra", r.extra}};
+          {"extra", r.extra},
+          {"stat_keys", r.stat_keys},
+          {"stat_totals", r.stat_totals},
+          {"op_stats", r.op_stats},
+          {"op_conflicts", r.op_conflicts}};
+}
+
+nlohmann::json stats_with(const nlohmann::json& like, const std::vector<std::pair<std::string, std::string>>& keys,
+                          const std::vector<double>& totals) {
+  nlohmann::json j = like;
+  // Groups of one name (a JSON object keeps one) are summed, as one module's.
+  std::map<std::pair<std::string, std::string>, double> sums;
+  for (std::size_t i = 0; i < keys.size() && i < totals.size(); ++i) sums[keys[i]] += totals[i];
+  for (const auto& [key, value] : sums)
+    if (j.contains(key.first) && j[key.first].contains(key.second)) j[key.first][key.second]["value"] = value;
+  return j;
 }
 
 Report report_from_state(const nlohmann::json& j) {
@@ -74,6 +89,10 @@ Report report_from_state(const nlohmann::json& j) {
   r.stats = j.at("stats");
   r.functional = j.at("functional");
   r.extra = j.at("extra");
+  j.at("stat_keys").get_to(r.stat_keys);
+  j.at("stat_totals").get_to(r.stat_totals);
+  j.at("op_stats").get_to(r.op_stats);
+  j.at("op_conflicts").get_to(r.op_conflicts);
   return r;
 }
 
@@ -81,7 +100,7 @@ nlohmann::json to_json(const Report& r) {
   // Every field (ops with their time, energy breakdown and work), the
   // derived figures, and the command's extra keys at the top level.
   nlohmann::json j = report_state(r);
-  j.erase("extra");
+  for (const char* k : {"extra", "stat_keys", "stat_totals", "op_stats", "op_conflicts"}) j.erase(k);
   if (r.functional.is_null()) j.erase("functional");
   const Efficiency e = efficiency(r);
   j["gops"] = e.gops;

@@ -43,10 +43,18 @@ struct Report {
   std::uint64_t sram_bank_conflict_cycles = 0;
   std::vector<OpReport> ops;
   double sim_wall_s = 0.0;
-  nlohmann::json config;      // the settings that shaped the numbers
-  nlohmann::json stats;       // module -> statistic -> {value, unit, description}
-  nlohmann::json functional;  // functional runs: the check against the reference
-  nlohmann::json extra;       // command-specific figures, merged into the top level
+  nlohmann::json config;  // the settings that shaped the numbers
+  nlohmann::json stats;   // module -> statistic -> {value, unit, description}
+  // The statistics flat, in the platform's order: (module, statistic) and
+  // value; and, for a simulation, each operation's share (what it added), so
+  // that a composed report counts every operation as often as it occurs.
+  // Carried by report_state, not written (`stats` holds the values).
+  std::vector<std::pair<std::string, std::string>> stat_keys;
+  std::vector<double> stat_totals;
+  std::vector<std::vector<double>> op_stats;
+  std::vector<std::uint64_t> op_conflicts;  // each operation's SRAM bank-conflict cycles
+  nlohmann::json functional;                // functional runs: the check against the reference
+  nlohmann::json extra;                     // command-specific figures, merged into the top level
 };
 
 // Derived figures: GOPS, GOPS/W, GOPS/mm2, pJ per op, J per token.
@@ -60,6 +68,10 @@ nlohmann::json to_json(const Report& r);
 // report crosses from one process to another (Runner::run_all with jobs).
 nlohmann::json report_state(const Report& r);
 Report report_from_state(const nlohmann::json& j);
+// `like` (a simulation's `stats`: units and descriptions) with the values
+// `totals` for `keys`.
+nlohmann::json stats_with(const nlohmann::json& like, const std::vector<std::pair<std::string, std::string>>& keys,
+                          const std::vector<double>& totals);
 // One CSV row per report, the scalar keys as columns.
 std::string to_csv(const std::vector<Report>& reports);
 

@@ -252,6 +252,9 @@ Report Runner::report(std::size_t arch, std::size_t w, bool with_ops) const {
   }
   const std::vector<std::size_t>& slots = m_queued[arch]->slots.at(w);
   double energy = 0.0;
+  // Statistics and bank conflicts: each operation's share, as often as it occurs.
+  r.stat_keys = sim.stat_keys;
+  r.stat_totals.assign(sim.stat_keys.size(), 0.0);
   for (std::size_t i = 0; i < work.ops.size(); ++i) {
     const WorkloadOp& op = work.ops[i];
     OpReport o = sim.ops.at(slots[i]);
@@ -269,6 +272,10 @@ Report Runner::report(std::size_t arch, std::size_t w, bool with_ops) const {
       r.energy_breakdown_j[module] += j;
     }
     o.energy_j *= static_cast<double>(times);
+    const std::vector<double>& share = sim.op_stats.at(slots[i]);
+    for (std::size_t s = 0; s < share.size() && s < r.stat_totals.size(); ++s)
+      r.stat_totals[s] += share[s] * static_cast<double>(times);
+    r.sram_bank_conflict_cycles += sim.op_conflicts.at(slots[i]) * times;
     r.cycles += o.cycles;
     r.seconds += o.seconds;
     r.dram_bytes_read += o.dram_bytes_read;
@@ -280,12 +287,9 @@ Report Runner::report(std::size_t arch, std::size_t w, bool with_ops) const {
   r.energy_j = energy;
   const double bytes = static_cast<double>(r.dram_bytes_read + r.dram_bytes_written);
   r.dram_bw_utilization = r.seconds > 0 ? bytes / (c.dram.peak_bytes_per_second() * r.seconds) : 0.0;
-  // Settings, bank conflicts and module statistics are the simulated
-  // operations' (each signature once), not the composed workload's.
   if (with_ops) {
     r.config = sim.config;
-    r.sram_bank_conflict_cycles = sim.sram_bank_conflict_cycles;
-    r.stats = sim.stats;
+    r.stats = stats_with(sim.stats, r.stat_keys, r.stat_totals);
   }
   return r;
 }

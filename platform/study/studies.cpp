@@ -1,6 +1,7 @@
 #include "study/studies.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -43,6 +44,14 @@ void accumulate(Report& total, const Report& part, double times) {
   total.dram_bytes_read += static_cast<std::uint64_t>(static_cast<double>(part.dram_bytes_read) * times);
   total.dram_bytes_written += static_cast<std::uint64_t>(static_cast<double>(part.dram_bytes_written) * times);
   total.work_ops += part.work_ops * times;
+  total.sram_bank_conflict_cycles +=
+      static_cast<std::uint64_t>(std::llround(static_cast<double>(part.sram_bank_conflict_cycles) * times));
+  if (total.stat_totals.empty()) {
+    total.stat_keys = part.stat_keys;
+    total.stat_totals.assign(part.stat_totals.size(), 0.0);
+  }
+  for (std::size_t s = 0; s < part.stat_totals.size() && s < total.stat_totals.size(); ++s)
+    total.stat_totals[s] += part.stat_totals[s] * times;
 }
 
 // One step of a request: the prefill of its prompt, or a decode step at KV
@@ -118,7 +127,7 @@ std::vector<Report> finish_e2e(const Runner& runner, const E2ePlan& plan) {
     total.area_breakdown_mm2 = sim.area_breakdown_mm2;
     total.config = sim.config;
     total.sim_wall_s = prefill.begin()->second.sim_wall_s;
-    total.stats = sim.stats;
+    total.stats = stats_with(sim.stats, total.stat_keys, total.stat_totals);
     const double bytes = static_cast<double>(total.dram_bytes_read + total.dram_bytes_written);
     total.dram_bw_utilization =
         total.seconds > 0 ? bytes / (archs[a].dram.peak_bytes_per_second() * total.seconds) : 0.0;

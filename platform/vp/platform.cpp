@@ -91,8 +91,24 @@ Breakdown Platform::energy_now() const {
   return b;
 }
 
+std::vector<const StatGroup*> Platform::stat_groups() const {
+  m_dram->flush_stats();
+  std::vector<const StatGroup*> groups = {&m_dram->stats()};
+  for (const StatGroup* g : m_accel->stat_groups()) groups.push_back(g);
+  return groups;
+}
+
+std::vector<double> Platform::stat_values() const {
+  std::vector<double> v;
+  for (const StatGroup* g : stat_groups())
+    for (const Stat& s : g->stats()) v.push_back(s.value);
+  return v;
+}
+
 void Platform::driver() {
   Breakdown energy0 = energy_now();
+  std::vector<double> stats0 = stat_values();
+  std::uint64_t conflicts0 = m_accel->bank_conflict_cycles();
   for (const auto& any : m_ops) {
     const sc_core::sc_time start = sc_core::sc_time_stamp();
     const std::uint64_t read0 = m_dram->bytes_read(), written0 = m_dram->bytes_written();
@@ -127,6 +143,14 @@ void Platform::driver() {
       r.energy_j += j - energy0[module];
     }
     energy0 = energy1;
+    std::vector<double> stats1 = stat_values();
+    std::vector<double> delta(stats1.size());
+    for (std::size_t i = 0; i < delta.size(); ++i) delta[i] = stats1[i] - stats0[i];
+    m_op_stats.push_back(std::move(delta));
+    stats0 = std::move(stats1);
+    const std::uint64_t conflicts1 = m_accel->bank_conflict_cycles();
+    m_op_conflicts.push_back(conflicts1 - conflicts0);
+    conflicts0 = conflicts1;
     if (m_on_op_done) m_on_op_done();
     m_results.push_back(r);
   }
@@ -162,9 +186,15 @@ Report Platform::report() const {
                {{"preset", m_config.dram.preset},
                 {"bandwidth_gbps", m_config.dram.bandwidth_gbps},
                 {"latency_ns", m_config.dram.latency_ns}}}};
-  std::vector<const StatGroup*> groups = {&m_dram->stats()};
-  for (const StatGroup* g : m_accel->stat_groups()) groups.push_back(g);
+  const std::vector<const StatGroup*> groups = stat_groups();
   r.stats = stats_json(groups);
+  for (const StatGroup* g : groups)
+    for (const Stat& s : g->stats()) {
+      r.stat_keys.emplace_back(g->name(), s.name);
+      r.stat_totals.push_back(s.value);
+    }
+  r.op_stats = m_op_stats;
+  r.op_conflicts = m_op_conflicts;
   return r;
 }
 

@@ -72,6 +72,10 @@ class Platform : public sc_core::sc_module {
   void driver();
   // Energy of the whole platform so far per module (DRAM included), J.
   Breakdown energy_now() const;
+  // Every module's statistics, brought up to date, in one order (the DRAM's
+  // first), and their (module, statistic) names.
+  std::vector<const StatGroup*> stat_groups() const;
+  std::vector<double> stat_values() const;
 
   const ArchConfig m_config;
   const ClockDomain m_clock;
@@ -81,6 +85,8 @@ class Platform : public sc_core::sc_module {
   std::unique_ptr<FaultInjector> m_faults;     // fault.*
   std::vector<std::variant<GemmDescriptor, VectorDescriptor>> m_ops;
   std::vector<OpReport> m_results;
+  std::vector<std::vector<double>> m_op_stats;  // what each operation added to every statistic
+  std::vector<std::uint64_t> m_op_conflicts;
   sc_core::sc_time m_end = sc_core::SC_ZERO_TIME;
   std::function<void()> m_on_op_done;
   std::unique_ptr<Timeline> m_timeline;

@@ -59,6 +59,8 @@ VqConflictAccelerator::VqConflictAccelerator(const sc_core::sc_module_name& name
       m_map(buffer_map(config)),
       m_lookups(m_stats.add("lookups", "lookups", "centroids looked up")),
       m_cycles(m_stats.add("cycles", "cycles", "cycles of lookups, conflicts included")),
+      m_conflicts(m_stats.add("conflict_cycles", "cycles",
+                              "cycles of lookups beyond one per lane group: bank conflicts (sampled chunks scaled)")),
       m_buffers(m_traffic, config.energy, config.area.buffer_mm2),
       m_lanes("array", UnitPower(config.energy.array_w, config.energy, config.area.array_mm2), m_stats, m_cycles,
               m_clock.cycles(1).to_seconds()) {
@@ -289,11 +291,12 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
   // (seeded by lookup.seed, N and K), so a shape's lookup cycles per chunk are
   // counted once and reused, whatever M.
   std::mt19937_64 rng(static_cast<std::uint64_t>(m_config.lookup.seed) * 0x9e3779b97f4a7c15ull ^ (op.n << 24) ^ op.k);
-  std::vector<std::uint64_t>* known = nullptr;
+  const ShapeLookups* known = nullptr;
   if (!op.functional) {
     const auto it = m_chunk_cycles.find({op.n, op.k});
     if (it != m_chunk_cycles.end()) known = &it->second;
   }
+  const Sram::LaneCounts lanes_before = codebook.lane_counts();
   std::vector<std::uint64_t> counted;
   const auto sample = static_cast<std::uint64_t>(m_config.lookup.sample_groups);
   std::uint64_t sampled_groups = 0, sampled_cycles = 0;
@@ -308,7 +311,7 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
     std::uint64_t cycles = 0;
     const std::uint64_t groups_here = v_count * C * ((fch.cols + lanes - 1) / lanes);
     if (known) {
-      cycles = (*known)[chunk_index];
+      cycles = known->chunk_cycles[chunk_index];
       m_stats.inc(m_lookups, static_cast<double>(v_count * C * fch.cols));
     } else if (!op.functional && sample > 0 && sampled_groups >= sample) {
       // Past the sample: the stream is stationary, so charge its mean.
@@ -363,6 +366,8 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
       sampled_cycles += cycles;
     }
     m_stats.inc(m_cycles, static_cast<double>(cycles));
+    // Each lane group's access takes one cycle without conflicts.
+    m_stats.inc(m_conflicts, static_cast<double>(cycles > groups_here ? cycles - groups_here : 0));
     total += cycles;
     if (Timeline* t = Timeline::of(*this))
       t->span("lookup", fmt::format("{} columns", fch.cols), sc_core::sc_time_stamp(),
@@ -371,7 +376,9 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
     slots.release();
   }
   fetcher.wait();
-  if (!op.functional && !known) m_chunk_cycles[{op.n, op.k}] = counted;
+  if (!op.functional && !known)
+    m_chunk_cycles[{op.n, op.k}] = ShapeLookups{counted, lanes_before, codebook.lane_counts()};
+  if (known) codebook.add_lane_counts(known->before, known->after);  // the same lanes as the first time
   // Buffer traffic: each lookup reads its centroid (counted here, as sampled
   // lookups present no lanes), broadcasts d activations of every input row
   // and updates every row's FP32 accumulator.

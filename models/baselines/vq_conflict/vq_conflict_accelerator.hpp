@@ -66,7 +66,9 @@ class VqConflictAccelerator : public Accelerator {
   void check(const VectorDescriptor&) const override {}
   using Accelerator::check;
   std::vector<const StatGroup*> stat_groups() override;
-  std::uint64_t bank_conflict_cycles() const override { return codebook.conflict_cycles(); }
+  // Every chunk's, sampled and reused ones included (the codebook SRAM's own
+  // count covers the lanes presented to it).
+  std::uint64_t bank_conflict_cycles() const override { return static_cast<std::uint64_t>(m_stats.get(m_conflicts)); }
   std::vector<std::uint8_t> vq_index_image(const VqMatrix& w, std::uint64_t m) const override;
 
  private:
@@ -90,10 +92,17 @@ class VqConflictAccelerator : public Accelerator {
   const ClockDomain m_clock;
   const std::uint64_t m_words_per_entry;
   const Map m_map;
-  std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<std::uint64_t>> m_chunk_cycles;  // (N, K)
+  // Timing mode, per shape (N, K): each chunk's lookup cycles, and the codebook
+  // SRAM's lane counts before and after the shape's lookups, counted again
+  // when the shape recurs.
+  struct ShapeLookups {
+    std::vector<std::uint64_t> chunk_cycles;
+    Sram::LaneCounts before, after;
+  };
+  std::map<std::pair<std::uint64_t, std::uint64_t>, ShapeLookups> m_chunk_cycles;
   StatGroup m_stats{"lookup"};
   BufferTraffic m_traffic;  // the codebook reads of the lanes (sampled lookups included)
-  std::size_t m_lookups, m_cycles;
+  std::size_t m_lookups, m_cycles, m_conflicts;
   PricedBuffers m_buffers;
   PricedCounter m_lanes;  // the lookup lanes and their multiply-add datapath, at the array's figures
   tlm::tlm_generic_payload m_lane_trans;
