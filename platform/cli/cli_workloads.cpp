@@ -125,6 +125,20 @@ Parsed parse_workload_command(const std::string& command, const std::vector<std:
     check_output(p.w.options.trace, "--trace");
     if (p.w.phase == "e2e") throw InputError("--trace: a timeline is of one forward pass (--phase decode or prefill)");
   }
+  if (p.vm.count("trace-layers")) {
+    if (!p.vm.count("trace")) throw InputError("--trace-layers: chooses the layers of a --trace; give --trace FILE");
+    const std::string v = p.vm["trace-layers"].as<std::string>();
+    const std::size_t dash = v.find('-');
+    const std::string a = v.substr(0, dash), b = dash == std::string::npos ? a : v.substr(dash + 1);
+    const auto layer = [&v](const std::string& s) {
+      if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
+        throw InputError(fmt::format("--trace-layers {}: expected a layer or a range of layers, as 3 or 0-1", v));
+      return std::stoi(s);
+    };
+    const int first = layer(a), last = layer(b);
+    if (first > last) throw InputError(fmt::format("--trace-layers {}: the first layer comes after the last", v));
+    p.w.options.trace_layers = std::pair{first, last};
+  }
   return p;
 }
 
@@ -140,10 +154,14 @@ int cmd_run(const std::string& command, const std::vector<std::string>& args) {
   po::options_description d("run options");
   d.add_options()("arch", po::value<std::string>(), "architecture")("model", po::value<std::string>(), "model")(
       "trace", po::value<std::string>(),
-      "write a timeline of the pass (trace-event JSON for ui.perfetto.dev); simulates every operation");
+      "write a timeline of the pass (trace-event JSON for ui.perfetto.dev); simulates every operation")(
+      "trace-layers", po::value<std::string>(),
+      "with --trace: run and trace only these decoder layers, as 0-1 or 3 (the report covers them alone)");
   const auto [vm, s, w] = parse_workload_command(command, args, d);
   const ArchConfig arch = arch_from(vm, command, s);
   const ModelConfig model = load_model(required(vm, command, "model"));
+  if (w.options.trace_layers && w.options.trace_layers->second >= model.layers)
+    throw InputError(fmt::format("--trace-layers: {} has layers 0 to {}", model.name, model.layers - 1));
   const std::vector<Report> reports = run_workload({arch}, model, w);
   write_outputs(s, reports, false);
   const Report& r = reports.front();
@@ -155,6 +173,9 @@ int cmd_run(const std::string& command, const std::vector<std::string>& args) {
       w.phase == "e2e" ? fmt::format("{} requests", w.requests.size()) : fmt::format("seq-len {}", w.request.seq_len),
       r.cycles, r.seconds * 1e3, r.energy_j.value_or(0.0) * 1e3, e.energy_per_token_j * 1e3, r.dram_bytes_read,
       r.dram_bytes_written, 100.0 * r.dram_bw_utilization, e.gops, e.gops_per_w);
+  if (w.options.trace_layers)
+    std::cout << fmt::format("(layers {} to {} only: --trace-layers)\n", w.options.trace_layers->first,
+                             w.options.trace_layers->second);
   return 0;
 }
 

@@ -13,7 +13,14 @@ namespace eva {
 
 std::vector<Report> run_model(const std::vector<ArchConfig>& archs, const ModelConfig& model,
                               const WorkloadRequest& request, const StudyOptions& options) {
-  const Workload w = compile_workload(model, request);
+  Workload w = compile_workload(model, request);
+  if (options.trace_layers) {
+    const auto [first, last] = *options.trace_layers;
+    w.ops.erase(std::remove_if(
+                    w.ops.begin(), w.ops.end(),
+                    [first = first, last = last](const WorkloadOp& op) { return op.layer < first || op.layer > last; }),
+                w.ops.end());
+  }
   Runner runner(archs, options.direct || options.trace);
   const std::size_t id = runner.add(w);
   if (options.trace) runner.enable_timelines();
@@ -28,6 +35,8 @@ std::vector<Report> run_model(const std::vector<ArchConfig>& archs, const ModelC
     r.extra["seq_len"] = request.seq_len;
     r.extra["experts_touched"] = w.experts_touched;
     r.extra["simulated_operations"] = runner.simulated_ops();
+    if (options.trace_layers)
+      r.extra["trace_layers"] = fmt::format("{}-{}", options.trace_layers->first, options.trace_layers->second);
     out.push_back(std::move(r));
   }
   return out;

@@ -29,6 +29,10 @@ struct StudyOptions {
   // run_model: write a timeline of the run here (trace-event JSON). The run
   // is then simulated directly, so that the timeline is the pass's own.
   std::optional<std::string> trace;
+  // run_model with a trace: only the decoder layers first..last (inclusive)
+  // run, and the report covers them alone (model-level operations such as
+  // the LM head are left out).
+  std::optional<std::pair<int, int>> trace_layers;
 };
 
 class Runner;

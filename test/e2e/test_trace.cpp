@@ -104,3 +104,48 @@ TEST_CASE("Bad input: --trace of an end-to-end run, or into a missing directory"
   CHECK(r.err.find("--trace no/dir/t.json: directory 'no/dir'") != std::string::npos);
   CHECK(dir.files().empty());
 }
+
+TEST_CASE("run --trace --trace-layers: only the chosen decoder layers run and are traced, and the report says so") {
+  Scratch dir;
+  dir.write("tiny.yaml", tiny_model);
+  const Run whole = eva_sim(
+      dir, {"run", "--arch", "eva", "--model", "tiny.yaml", "--trace", "all.json", "--json", "all.r.json", "--quiet"});
+  const Run one = eva_sim(dir, {"run", "--arch", "eva", "--model", "tiny.yaml", "--trace", "t.json", "--trace-layers",
+                                "1", "--json", "r.json", "--quiet"});
+  INFO(one.err);
+  REQUIRE(whole.exit_code == 0);
+  REQUIRE(one.exit_code == 0);
+  CHECK(one.out.find("layers 1 to 1 only") != std::string::npos);
+  const auto report = dir.json("r.json"), all = dir.json("all.r.json");
+  CHECK(report["trace_layers"] == "1-1");
+  std::size_t layer1 = 0;
+  for (const auto& op : all["ops"]) layer1 += op["name"].get<std::string>().rfind("layer1.", 0) == 0;
+  REQUIRE(layer1 > 0);
+  CHECK(report["ops"].size() == layer1);  // every op of layer 1, and nothing else (no LM head)
+  for (const auto& op : report["ops"]) CHECK(op["name"].get<std::string>().rfind("layer1.", 0) == 0);
+  const Trace t = read_trace(dir.json("t.json"));
+  CHECK(t.spans.at("ops").size() == layer1);
+  CHECK(report["seconds"].get<double>() < all["seconds"].get<double>());
+}
+
+TEST_CASE("Bad input: --trace-layers without --trace, reversed, beyond the model's layers, or not a number") {
+  Scratch dir;
+  dir.write("tiny.yaml", tiny_model);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--trace-layers", "0"}, "give --trace FILE"},
+      {{"--trace", "t.json", "--trace-layers", "1-0"}, "the first layer comes after the last"},
+      {{"--trace", "t.json", "--trace-layers", "2"}, "tiny has layers 0 to 1"},
+      {{"--trace", "t.json", "--trace-layers", "a-b"}, "expected a layer or a range"},
+      {{"--trace", "t.json", "--trace-layers", "-1"}, "expected a layer or a range"},
+  };
+  for (const auto& [extra, message] : cases) {
+    std::vector<std::string> args = {"run", "--arch", "sa", "--model", "tiny.yaml", "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Run r = eva_sim(dir, args);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--trace-layers") != std::string::npos);
+    CHECK(r.err.find(message) != std::string::npos);
+    CHECK(!dir.exists("t.json"));
+  }
+}
