@@ -170,11 +170,11 @@ int cmd_gemm(const std::string& command, const std::vector<std::string>& args) {
   }
   write_outputs(s, {r}, false);
   std::cout << fmt::format(
-      "{} gemm M={} N={} K={} ({}, {} DRAM, {:.1f} GB/s peak): {} cycles, {:.3f} us; DRAM {} B read, {} B "
-      "written, bandwidth utilisation {:.1f}%\n",
+      "{} gemm M={} N={} K={} ({}, {} DRAM, {:.1f} GB/s peak; setting {}): {} cycles, {:.3f} us; DRAM {} B read, "
+      "{} B written, bandwidth utilisation {:.1f}%\n",
       r.arch, shape.m, shape.n, shape.k, enum_name(arch.systolic.weight_load), arch.dram.preset,
-      arch.dram.peak_bytes_per_second() * 1e-9, r.cycles, r.seconds * 1e6, r.dram_bytes_read, r.dram_bytes_written,
-      100.0 * r.dram_bw_utilization);
+      arch.dram.peak_bytes_per_second() * 1e-9, setting_name(arch), r.cycles, r.seconds * 1e6, r.dram_bytes_read,
+      r.dram_bytes_written, 100.0 * r.dram_bw_utilization);
   return 0;
 }
 
@@ -218,7 +218,7 @@ int cmd_vq_gemv(const std::string& command, const std::vector<std::string>& args
   ArchRequest req;
   req.arch = vm["arch"].as<std::string>();
   req.dram = s.dram;
-  req.sets = s.sets;
+  req.sets = s.arch_sets();
   ArchConfig arch = load_arch(req);
   VqMatrix w;
   w.k = k;

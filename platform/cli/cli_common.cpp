@@ -18,7 +18,10 @@
 namespace eva {
 
 void add_sim_options(po::options_description& d) {
-  d.add_options()("dram", po::value<std::string>(), "DRAM preset name or YAML file")(
+  d.add_options()("setting", po::value<std::string>(),
+                  "paper (ideal DRAM at 64 GB/s, weight_load=paper) or realistic (lpddr5-6400, "
+                  "weight_load=overlapped); --dram and --set override its parts")("dram", po::value<std::string>(),
+                                                                                  "DRAM preset name or YAML file")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a config key: dotted.key=value")(
       "json", po::value<std::string>(), "write the report as JSON")("quiet", po::bool_switch(),
                                                                     "no progress on stderr");
@@ -26,6 +29,11 @@ void add_sim_options(po::options_description& d) {
 
 SimOptions sim_options(const po::variables_map& vm) {
   SimOptions s;
+  if (vm.count("setting")) {
+    NamedSetting setting = setting_named(vm["setting"].as<std::string>());
+    s.dram = setting.dram;
+    s.setting_sets = std::move(setting.sets);
+  }
   if (vm.count("dram")) s.dram = vm["dram"].as<std::string>();
   if (vm.count("set")) s.sets = vm["set"].as<std::vector<std::string>>();
   if (vm.count("json")) s.json = vm["json"].as<std::string>();
@@ -127,7 +135,7 @@ ArchConfig arch_from(const po::variables_map& vm, const std::string& command, co
   ArchRequest req;
   req.arch = required(vm, command, "arch");
   req.dram = s.dram;
-  req.sets = s.sets;
+  req.sets = s.arch_sets();
   return load_arch(req);
 }
 
@@ -135,7 +143,7 @@ ArchConfig arch_named(const std::string& arch, const SimOptions& s) {
   ArchRequest req;
   req.arch = arch;
   req.dram = s.dram;
-  req.sets = s.sets;
+  req.sets = s.arch_sets();
   return load_arch(req);
 }
 

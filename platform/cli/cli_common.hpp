@@ -20,6 +20,13 @@ namespace po = boost::program_options;
 struct SimOptions {
   std::optional<std::string> dram;
   std::vector<std::string> sets;
+  std::vector<std::string> setting_sets;  // --setting's, before --set's
+  // What an architecture is loaded with: the setting's values, then --set's.
+  std::vector<std::string> arch_sets() const {
+    std::vector<std::string> all = setting_sets;
+    all.insert(all.end(), sets.begin(), sets.end());
+    return all;
+  }
   std::optional<std::string> json, csv;
   std::optional<std::string> plot;  // compare and e2e
   std::string plot_python;          // found by check_outputs when --plot is given

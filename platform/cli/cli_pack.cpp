@@ -224,7 +224,7 @@ int cmd_pack(const std::string& command, const std::vector<std::string>& args) {
     ArchRequest req;
     req.arch = arch_name;
     req.dram = s.dram;
-    req.sets = s.sets;
+    req.sets = s.arch_sets();
     const YAML::Mark mark = op["arch"].Mark();
     req.origin = fmt::format("{}:{}: {} ({}): arch", spec_path, mark.line + 1, where, name);
     const ArchConfig arch = load_arch(req);

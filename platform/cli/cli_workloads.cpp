@@ -167,12 +167,13 @@ int cmd_run(const std::string& command, const std::vector<std::string>& args) {
   const Report& r = reports.front();
   const Efficiency e = efficiency(r);
   std::cout << fmt::format(
-      "{} {} {} (batch {}, {}): {} cycles, {:.4f} ms, {:.4f} mJ ({:.4f} mJ/token); DRAM {} B read, {} B written, "
+      "{} {} {} (batch {}, {}; setting {}): {} cycles, {:.4f} ms, {:.4f} mJ ({:.4f} mJ/token); DRAM {} B read, {} B "
+      "written, "
       "bandwidth utilisation {:.1f}%; {:.1f} GOPS, {:.1f} GOPS/W\n",
       r.arch, model.name, w.phase, w.request.batch,
       w.phase == "e2e" ? fmt::format("{} requests", w.requests.size()) : fmt::format("seq-len {}", w.request.seq_len),
-      r.cycles, r.seconds * 1e3, r.energy_j.value_or(0.0) * 1e3, e.energy_per_token_j * 1e3, r.dram_bytes_read,
-      r.dram_bytes_written, 100.0 * r.dram_bw_utilization, e.gops, e.gops_per_w);
+      setting_name(arch), r.cycles, r.seconds * 1e3, r.energy_j.value_or(0.0) * 1e3, e.energy_per_token_j * 1e3,
+      r.dram_bytes_read, r.dram_bytes_written, 100.0 * r.dram_bw_utilization, e.gops, e.gops_per_w);
   if (w.options.trace_layers)
     std::cout << fmt::format("(layers {} to {} only: --trace-layers)\n", w.options.trace_layers->first,
                              w.options.trace_layers->second);
@@ -194,8 +195,8 @@ int cmd_compare(const std::string& command, const std::vector<std::string>& args
   std::vector<Report> reports = run_workload(archs, model, w);
   add_ratios(reports, baselines);
   write_outputs(s, reports, true);
-  std::cout << fmt::format("{} {} on {} DRAM ({}):\n", model.name, w.phase, archs.front().dram.preset,
-                           enum_name(archs.front().systolic.weight_load))
+  std::cout << fmt::format("{} {} on {} DRAM ({}; setting {}):\n", model.name, w.phase, archs.front().dram.preset,
+                           enum_name(archs.front().systolic.weight_load), setting_name(archs.front()))
             << comparison_table(reports, baselines);
   return 0;
 }
@@ -223,8 +224,9 @@ int cmd_e2e(const std::string& command, const std::vector<std::string>& args) {
   std::vector<Report> reports = run_e2e(archs, model, requests, options);
   add_ratios(reports, baselines);
   write_outputs(s, reports, true);
-  std::cout << fmt::format("{} end to end over {} requests ({} DRAM, {}):\n", model.name, requests.size(),
-                           archs.front().dram.preset, enum_name(archs.front().systolic.weight_load));
+  std::cout << fmt::format("{} end to end over {} requests ({} DRAM, {}; setting {}):\n", model.name, requests.size(),
+                           archs.front().dram.preset, enum_name(archs.front().systolic.weight_load),
+                           setting_name(archs.front()));
   std::size_t width = 14;
   for (const Report& r : reports) width = std::max(width, r.arch.size());
   std::cout << fmt::format("{:<{}} {:>16} {:>12} {:>16}\n", "arch", width, "mean_latency_s", "tokens/s", "mJ/token");

@@ -173,4 +173,21 @@ std::string to_yaml(ArchConfig config) {
   return printer.str();
 }
 
+const char* setting_name(const ArchConfig& config) {
+  const WeightLoad w = config.systolic.weight_load;
+  if (config.dram.kind == DramKind::ideal && config.dram.bandwidth_gbps == 64.0 && w == WeightLoad::paper)
+    return "paper";
+  if (config.dram.kind == DramKind::timed && w == WeightLoad::overlapped) return "realistic";
+  return "custom";
+}
+
+NamedSetting setting_named(const std::string& name) {
+  // The paper's: the artifact's memory (64 GB/s, no latency) and cycle
+  // convention. The realistic one: validate's, a timed LPDDR5 device and
+  // double-buffered weights.
+  if (name == "paper") return {"ideal", {"systolic.weight_load=paper"}};
+  if (name == "realistic") return {"lpddr5-6400", {"systolic.weight_load=overlapped"}};
+  throw InputError(fmt::format("--setting {}: expected paper or realistic", name));
+}
+
 }  // namespace eva

@@ -20,6 +20,18 @@ struct ArchRequest {
 };
 
 ArchConfig load_arch(const ArchRequest& request);
+
+// The named setting a configuration is in: "paper" (the `ideal` DRAM at the
+// artifact's 64 GB/s, systolic.weight_load=paper), "realistic" (a timed DRAM
+// preset, weight_load=overlapped), or "custom" (anything else).
+const char* setting_name(const ArchConfig& config);
+// `--setting NAME`: the DRAM preset and the --set values it stands for.
+struct NamedSetting {
+  std::string dram;
+  std::vector<std::string> sets;
+};
+// Throws InputError for a name that is not paper or realistic.
+NamedSetting setting_named(const std::string& name);
 // A DRAM configuration alone (dram-bench): the preset (default `ideal`) and
 // --set overrides, which must all be dram.* keys.
 DramConfig load_dram(const std::optional<std::string>& preset, const std::vector<std::string>& sets);

@@ -219,6 +219,7 @@ SweepPlan load_sweep(const std::string& path) {
   plan.source = path;
   YAML::Node vary;
   bool has_vary = false;
+  std::optional<std::pair<std::string, YAML::Node>> setting;
   for (const auto& kv : root) {
     const std::string key = r.key_of(kv.first);
     if (key == "command") {
@@ -231,14 +232,25 @@ SweepPlan load_sweep(const std::string& path) {
       for (const auto& o : plan.options) r.check_option(kv.second, key, o.first);
     } else if (key == "set") {
       plan.sets = r.values(kv.second, key);
+    } else if (key == "setting") {
+      // The named setting of every point (paper or realistic), as --setting.
+      const std::string name = r.scalar(kv.second, key);
+      if (name != "paper" && name != "realistic")
+        r.fail(kv.second, fmt::format("setting: expected paper or realistic, got '{}'", name));
+      setting = std::pair{name, kv.second};
     } else if (key == "vary") {
       vary = kv.second;
       has_vary = true;
     } else if (key == "slurm") {
       plan.slurm = r.slurm(kv.second);
     } else {
-      r.fail(kv.first, fmt::format("unknown key '{}' (expected command, options, set, vary, slurm)", key));
+      r.fail(kv.first, fmt::format("unknown key '{}' (expected command, options, set, setting, vary, slurm)", key));
     }
+  }
+  if (setting) {
+    for (const auto& o : plan.options)
+      if (o.first == "setting") r.fail(setting->second, "setting: given twice (here and under options)");
+    plan.options.emplace_back("setting", setting->first);
   }
   if (plan.command.empty()) r.fail(root, "command: missing (run, gemm, compare, e2e or dram-bench)");
   if (!has_vary) r.fail(root, "vary: missing (the values to sweep, under vary.set or vary.options)");

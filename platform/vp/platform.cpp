@@ -177,7 +177,8 @@ Report Platform::report() const {
   for (const auto& [module, mm2] : r.area_breakdown_mm2) r.area_mm2 += mm2;
   for (const OpReport& op : m_results) r.work_ops += op.work_ops;
   r.sram_bank_conflict_cycles = m_accel->bank_conflict_cycles();
-  r.config = {{"clock_mhz", m_config.clock_mhz},
+  r.config = {{"setting", setting_name(m_config)},
+              {"clock_mhz", m_config.clock_mhz},
               {"systolic",
                {{"rows", m_config.systolic.rows},
                 {"cols", m_config.systolic.cols},

@@ -264,3 +264,43 @@ TEST_CASE("A command's help shows its positional argument in the usage line and 
   CHECK(r.out.find("--executor") != std::string::npos);
   CHECK(eva_sim(dir, {"pareto", "--help"}).out.rfind("usage: eva-sim pareto FILE [options]\n", 0) == 0);
 }
+
+TEST_CASE(
+    "--setting: paper and realistic stand for their DRAM and weight loading, --dram and --set override, every report "
+    "names its setting") {
+  Scratch dir;
+  dir.write("tiny.yaml", tiny_model);
+  struct Case {
+    std::vector<std::string> extra;
+    std::string dram, weight_load, setting;
+  };
+  const std::vector<Case> cases = {
+      {{}, "ideal", "paper", "paper"},
+      {{"--setting", "paper"}, "ideal", "paper", "paper"},
+      {{"--setting", "realistic"}, "lpddr5-6400", "overlapped", "realistic"},
+      {{"--setting", "realistic", "--dram", "hbm2"}, "hbm2", "overlapped", "realistic"},
+      {{"--setting", "realistic", "--set", "systolic.weight_load=paper"}, "lpddr5-6400", "paper", "custom"},
+      {{"--setting", "paper", "--set", "dram.bandwidth_gbps=128"}, "ideal", "paper", "custom"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"run", "--arch", "sa", "--model", "tiny.yaml", "--json", "r.json", "--quiet"};
+    args.insert(args.end(), c.extra.begin(), c.extra.end());
+    const Run r = eva_sim(dir, args);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto config = dir.json("r.json")["config"];
+    CHECK(config["dram"]["preset"] == c.dram);
+    CHECK(config["systolic"]["weight_load"] == c.weight_load);
+    CHECK(config["setting"] == c.setting);
+    CHECK(r.out.find("setting " + c.setting) != std::string::npos);  // the printed line says it
+  }
+  const Run table =
+      eva_sim(dir, {"compare", "--model", "tiny.yaml", "--archs", "sa,eva", "--setting", "realistic", "--quiet"});
+  REQUIRE(table.exit_code == 0);
+  CHECK(table.out.find("setting realistic") != std::string::npos);
+  const Run bad =
+      eva_sim(dir, {"run", "--arch", "sa", "--model", "tiny.yaml", "--setting", "fast", "--json", "b.json"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("--setting fast: expected paper or realistic") != std::string::npos);
+  CHECK(!dir.exists("b.json"));
+}

@@ -114,9 +114,21 @@ TEST_CASE("Sweep rows: the swept values, typed, then each result's scalar keys, 
         "4,256,a,sa,2.0,\"a,\"\"b\"\"\"\n");
 }
 
+TEST_CASE("A sweep file's setting runs every point in it, and only paper or realistic is one") {
+  const SweepPlan p = load_text(
+      "command: run\nsetting: realistic\noptions: {arch: eva, model: llama2-7b}\n"
+      "vary: {set: {epilogue.units: [1, 2]}}\n");
+  const std::vector<std::string> args = p.arguments(1);
+  const auto at = std::find(args.begin(), args.end(), "--setting");
+  REQUIRE(at != args.end());
+  CHECK(*(at + 1) == "realistic");
+  CHECK(error_of("command: run\nsetting: fast\nvary: {set: {a: [1]}}\n") ==
+        "test_sweep_input.yaml:2: setting: expected paper or realistic, got 'fast'");
+}
+
 TEST_CASE("Bad sweep files name the line and what is wrong") {
   CHECK(error_of("command: gemm\nvray: {}\n") ==
-        "test_sweep_input.yaml:2: unknown key 'vray' (expected command, options, set, vary, slurm)");
+        "test_sweep_input.yaml:2: unknown key 'vray' (expected command, options, set, setting, vary, slurm)");
   CHECK(error_of("command: train\nvary: {set: {a: [1]}}\n").find(":1: command: expected one of run") !=
         std::string::npos);
   CHECK(error_of("vary: {set: {a: [1]}}\n").find("command: missing") != std::string::npos);
