@@ -50,8 +50,14 @@ struct WorkloadOp {
   enum class Kind { fc, attention, vector };
   Kind kind = Kind::fc;
   std::string name;  // e.g. "q_proj", "expert.down", "attn.qk", "rmsnorm"
-  int layer = -1;    // -1: model-level (LM head, final norm)
-  int expert = -1;   // MoE FFN ops
+  // fc, attention, vector, lm_head or moe_router (the router and its softmax).
+  const char* kind_name() const {
+    if (name == "lm_head") return "lm_head";
+    if (name.rfind("router", 0) == 0) return "moe_router";
+    return kind == Kind::fc ? "fc" : kind == Kind::attention ? "attention" : "vector";
+  }
+  int layer = -1;   // -1: model-level (LM head, final norm)
+  int expert = -1;  // MoE FFN ops
   // GEMMs: y (m x n) = x (m x k) W (k x n), `count` times (attention: one per
   // sequence and KV head, each with its own cache).
   std::uint64_t m = 0, n = 0, k = 0, count = 1;

@@ -177,6 +177,7 @@ int cmd_run(const std::string& command, const std::vector<std::string>& args) {
   if (w.options.trace_layers)
     std::cout << fmt::format("(layers {} to {} only: --trace-layers)\n", w.options.trace_layers->first,
                              w.options.trace_layers->second);
+  std::cout << kind_table(r);
   return 0;
 }
 
@@ -198,6 +199,18 @@ int cmd_compare(const std::string& command, const std::vector<std::string>& args
   std::cout << fmt::format("{} {} on {} DRAM ({}; setting {}):\n", model.name, w.phase, archs.front().dram.preset,
                            enum_name(archs.front().systolic.weight_load), setting_name(archs.front()))
             << comparison_table(reports, baselines);
+  // Where each architecture's time goes, by kind of operation, and what bounds it.
+  std::cout << "time by kind of operation, ms (share; bound by):\n";
+  std::size_t width = 14;
+  for (const Report& r : reports) width = std::max(width, r.arch.size());
+  for (const Report& r : reports) {
+    std::string line = fmt::format("{:<{}}", r.arch, width);
+    const nlohmann::json kinds = breakdown_by_kind(r);
+    for (const auto& [kind, k] : kinds.items())
+      line += fmt::format("  {} {:.3f} ({:.0f}%; {})", kind, k["seconds"].get<double>() * 1e3,
+                          100.0 * k["share_of_seconds"].get<double>(), k["bound_by"].get<std::string>());
+    std::cout << line << "\n";
+  }
   return 0;
 }
 

@@ -25,7 +25,60 @@ Efficiency efficiency(const Report& r) {
 }
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(OpReport, name, m, n, k, count, cycles, compute_cycles, dram_bytes_read,
-                                   dram_bytes_written, seconds, energy_j, energy_breakdown_j, work_ops)
+                                   dram_bytes_written, seconds, energy_j, energy_breakdown_j, work_ops, kind, bound_by)
+
+std::string bound_by(const OpLoad& l) {
+  const double busiest = std::max({l.array_cycles, l.epilogue_cycles, l.lookup_cycles, l.vector_cycles});
+  if (l.memory_cycles >= busiest) return "memory";
+  if (l.conflict_cycles > 0.25 * busiest) return "bank conflicts";
+  if (l.epilogue_cycles == busiest && l.epilogue_cycles > l.array_cycles) return "epilogue";
+  return "compute";
+}
+
+nlohmann::json breakdown_by_kind(const Report& r) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const OpReport& o : r.ops) {
+    if (o.kind.empty()) continue;
+    nlohmann::json& k = j[o.kind];
+    if (k.is_null())
+      k = {{"ops", 0},        {"seconds", 0.0},  {"energy_j", 0.0},
+           {"dram_bytes", 0}, {"work_ops", 0.0}, {"seconds_bound_by", nlohmann::json::object()}};
+    k["ops"] = k["ops"].get<std::uint64_t>() + 1;
+    k["seconds"] = k["seconds"].get<double>() + o.seconds;
+    k["energy_j"] = k["energy_j"].get<double>() + o.energy_j;
+    k["dram_bytes"] = k["dram_bytes"].get<std::uint64_t>() + o.dram_bytes_read + o.dram_bytes_written;
+    k["work_ops"] = k["work_ops"].get<double>() + o.work_ops;
+    nlohmann::json& b = k["seconds_bound_by"][o.bound_by.empty() ? "unknown" : o.bound_by];
+    b = (b.is_null() ? 0.0 : b.get<double>()) + o.seconds;
+  }
+  for (auto& [kind, k] : j.items()) {
+    // The kind's bound: what bounds most of its time.
+    std::string bound;
+    double most = -1;
+    for (const auto& [name, s] : k["seconds_bound_by"].items())
+      if (s.get<double>() > most) {
+        most = s.get<double>();
+        bound = name;
+      }
+    k["bound_by"] = bound;
+    k["share_of_seconds"] = r.seconds > 0 ? k["seconds"].get<double>() / r.seconds : 0.0;
+  }
+  return j;
+}
+
+std::string kind_table(const Report& r) {
+  const nlohmann::json b = breakdown_by_kind(r);
+  if (b.empty()) return "";
+  std::string out = fmt::format("{:<12} {:>6} {:>12} {:>8} {:>12} {:>14}  {}\n", "kind", "ops", "time_ms", "share",
+                                "energy_mJ", "dram_MB", "bound by (most of its time)");
+  for (const auto& [kind, k] : b.items())
+    out +=
+        fmt::format("{:<12} {:>6} {:>12.4f} {:>7.1f}% {:>12.4f} {:>14.3f}  {}\n", kind, k["ops"].get<std::uint64_t>(),
+                    k["seconds"].get<double>() * 1e3, 100.0 * k["share_of_seconds"].get<double>(),
+                    k["energy_j"].get<double>() * 1e3, static_cast<double>(k["dram_bytes"].get<std::uint64_t>()) * 1e-6,
+                    k["bound_by"].get<std::string>());
+  return out;
+}
 
 nlohmann::json report_state(const Report& r) {
   return {{"arch", r.arch},
@@ -108,6 +161,8 @@ nlohmann::json to_json(const Report& r) {
   j["gops_per_mm2"] = e.gops_per_mm2;
   j["energy_per_op_pj"] = e.energy_per_op_pj;
   j["energy_per_token_j"] = e.energy_per_token_j;
+  if (std::any_of(r.ops.begin(), r.ops.end(), [](const OpReport& o) { return !o.kind.empty(); }))
+    j["breakdown_by_kind"] = breakdown_by_kind(r);
   if (r.extra.is_object())
     for (const auto& [key, value] : r.extra.items()) j[key] = value;
   return j;

@@ -22,7 +22,23 @@ struct OpReport {
   double energy_j = 0.0;                             // the platform's energy over the op's time, leakage included
   std::map<std::string, double> energy_breakdown_j;  // the same per module
   double work_ops = 0.0;                             // 2 x multiply-accumulates
+  // fc, attention, vector, lm_head or moe_router (empty for a report's phase
+  // summaries); and what bounds the op (docs/WORKLOADS.md, "What bounds an
+  // operation"): memory, compute, epilogue or bank conflicts.
+  std::string kind, bound_by;
 };
+
+// What bounds an operation, from its cycles and the busy cycles of the units
+// it used: memory when the DRAM at its peak would take at least as long as
+// the busiest unit; else bank conflicts when they are more than a quarter of
+// that unit's cycles, epilogue when EVA's adder trees are the busiest unit,
+// and compute otherwise.
+struct OpLoad {
+  double memory_cycles = 0;  // bytes moved / the DRAM's peak, in clock cycles
+  double array_cycles = 0, epilogue_cycles = 0, lookup_cycles = 0, vector_cycles = 0;
+  double conflict_cycles = 0;
+};
+std::string bound_by(const OpLoad& load);
 
 struct Report {
   std::string arch, model, phase;
@@ -64,6 +80,11 @@ struct Efficiency {
 Efficiency efficiency(const Report& r);
 
 nlohmann::json to_json(const Report& r);
+// Per kind of operation (OpReport::kind): ops, seconds, energy, DRAM bytes,
+// work, seconds by what bound them, the kind's bound and its share of the
+// report's time; and the same as a printed table ("" without kinds).
+nlohmann::json breakdown_by_kind(const Report& r);
+std::string kind_table(const Report& r);
 // Every field of a report, exactly (doubles round-trip), and back: how a
 // report crosses from one process to another (Runner::run_all with jobs).
 nlohmann::json report_state(const Report& r);

@@ -248,6 +248,7 @@ Report Runner::report(std::size_t arch, std::size_t w, bool with_ops) const {
     r = sim;
     r.tokens = work.tokens;
     r.sim_wall_s = m_wall_s;
+    for (std::size_t i = 0; i < r.ops.size() && i < work.ops.size(); ++i) r.ops[i].kind = work.ops[i].kind_name();
     return r;
   }
   const std::vector<std::size_t>& slots = m_queued[arch]->slots.at(w);
@@ -260,6 +261,7 @@ Report Runner::report(std::size_t arch, std::size_t w, bool with_ops) const {
     OpReport o = sim.ops.at(slots[i]);
     const auto times = static_cast<std::uint64_t>(op.kind == WorkloadOp::Kind::attention ? op.count : 1);
     if (with_ops) o.name = op.qualified_name();
+    o.kind = op.kind_name();
     o.count = op.count;
     o.cycles *= times;
     o.compute_cycles *= times;

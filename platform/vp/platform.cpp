@@ -91,6 +91,42 @@ Breakdown Platform::energy_now() const {
   return b;
 }
 
+void Platform::bound_ops(std::vector<OpReport>& ops) const {
+  // Where each unit's busy cycles are among the statistics.
+  std::vector<std::size_t> array, epilogue, lookup, conflicts, vector;
+  std::size_t i = 0;
+  for (const StatGroup* g : stat_groups())
+    for (const Stat& s : g->stats()) {
+      const std::string& m = g->name();
+      if (m == "systolic" && s.name == "busy_cycles") array.push_back(i);
+      if (m.rfind("epilogue_", 0) == 0 && s.name == "busy_cycles") epilogue.push_back(i);
+      if (m == "lookup" && s.name == "cycles") lookup.push_back(i);
+      if (m == "lookup" && s.name == "conflict_cycles") conflicts.push_back(i);
+      if (m == "vector" && s.name == "busy_cycles") vector.push_back(i);
+      ++i;
+    }
+  const auto most = [](const std::vector<double>& d, const std::vector<std::size_t>& at) {
+    double v = 0;
+    for (std::size_t a : at) v = std::max(v, a < d.size() ? d[a] : 0.0);
+    return v;
+  };
+  const double cycles_per_byte = m_config.clock_mhz * 1e6 / m_dram->peak_bytes_per_second();
+  for (std::size_t o = 0; o < ops.size() && o < m_op_stats.size(); ++o) {
+    const std::vector<double>& d = m_op_stats[o];
+    OpLoad load;
+    load.memory_cycles = static_cast<double>(ops[o].dram_bytes_read + ops[o].dram_bytes_written) * cycles_per_byte;
+    load.array_cycles = most(d, array);
+    load.epilogue_cycles = most(d, epilogue);
+    load.lookup_cycles = most(d, lookup);
+    load.vector_cycles = most(d, vector);
+    // A unit that counts no busy cycles: the op's closed-form compute time.
+    if (load.array_cycles + load.epilogue_cycles + load.lookup_cycles + load.vector_cycles == 0)
+      load.array_cycles = static_cast<double>(ops[o].compute_cycles);
+    load.conflict_cycles = std::max(most(d, conflicts), static_cast<double>(m_op_conflicts[o]));
+    ops[o].bound_by = bound_by(load);
+  }
+}
+
 std::vector<const StatGroup*> Platform::stat_groups() const {
   m_dram->flush_stats();
   std::vector<const StatGroup*> groups = {&m_dram->stats()};
@@ -161,6 +197,7 @@ Report Platform::report() const {
   Report r;
   r.arch = m_config.name;
   r.ops = m_results;
+  bound_ops(r.ops);
   r.cycles = m_clock.to_cycles(m_end);
   r.seconds = m_end.to_seconds();
   r.dram_bytes_read = m_dram->bytes_read();

@@ -76,6 +76,8 @@ class Platform : public sc_core::sc_module {
   // first), and their (module, statistic) names.
   std::vector<const StatGroup*> stat_groups() const;
   std::vector<double> stat_values() const;
+  // Sets each operation's bound_by from its statistics' shares.
+  void bound_ops(std::vector<OpReport>& ops) const;
 
   const ArchConfig m_config;
   const ClockDomain m_clock;

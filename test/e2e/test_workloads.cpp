@@ -155,3 +155,53 @@ TEST_CASE("compare --baseline takes ratios against any compared architecture and
   CHECK(bad.exit_code == 2);
   CHECK(bad.err == "eva-sim: --baseline: 'figna' is not among the compared architectures\n");
 }
+
+TEST_CASE("Every op names its kind and what bounds it, and breakdown_by_kind adds up to the report") {
+  Scratch dir;
+  with_inputs(dir);
+  struct Case {
+    std::vector<std::string> args;
+    std::string kind, bound;  // the FCs' bound
+  };
+  const std::vector<Case> cases = {
+      {{"--arch", "eva"}, "vector", "compute"},
+      {{"--arch", "vq-conflict"}, "fc", "bank conflicts"},
+      {{"--arch", "sa", "--set", "systolic.weight_load=overlapped", "--set", "dram.bandwidth_gbps=1"}, "fc", "memory"},
+      {{"--arch", "sa", "--set", "dram.bandwidth_gbps=1e6"}, "fc", "compute"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"run", "--model", dir.path("tiny.yaml"), "--json", "r.json", "--quiet"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const Run r = eva_sim(dir, args);
+    INFO(r.err << " " << c.args[1] << " " << c.bound);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("bound by") != std::string::npos);  // the per-kind table
+    const auto j = dir.json("r.json");
+    for (const auto& op : j["ops"]) {
+      CHECK(!op["kind"].get<std::string>().empty());
+      CHECK(!op["bound_by"].get<std::string>().empty());
+    }
+    const auto& b = j["breakdown_by_kind"];
+    for (const char* kind : {"fc", "attention", "vector", "lm_head"}) CHECK(b.contains(kind));
+    double seconds = 0, share = 0;
+    std::uint64_t ops = 0;
+    for (const auto& [kind, k] : b.items()) {
+      seconds += k["seconds"].get<double>();
+      share += k["share_of_seconds"].get<double>();
+      ops += k["ops"].get<std::uint64_t>();
+    }
+    CHECK(seconds == Approx(j["seconds"].get<double>()).epsilon(1e-9));
+    CHECK(share == Approx(1.0).epsilon(1e-9));
+    CHECK(ops == j["ops"].size());
+    CHECK(b[c.kind]["bound_by"] == c.bound);
+  }
+  // EVA on a LLaMA-2-7B layer: its 2-bit weights at 64 GB/s take as long as
+  // its compute, so memory bounds it; with memory out of the way, its adder
+  // trees do (the OC computation is shorter).
+  for (const auto& [bandwidth, bound] : {std::pair{"64", "memory"}, std::pair{"1e6", "epilogue"}}) {
+    const Run g = eva_sim(dir, {"gemm", "--arch", "eva", "--m", "1", "--n", "4096", "--k", "4096", "--set",
+                                std::string("dram.bandwidth_gbps=") + bandwidth, "--json", "g.json"});
+    REQUIRE(g.exit_code == 0);
+    CHECK(dir.json("g.json")["ops"][0]["bound_by"] == bound);
+  }
+}

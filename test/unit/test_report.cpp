@@ -132,3 +132,53 @@ TEST_CASE("CSV carries tokens per second and every ratio against a baseline that
       csv.substr(csv.find("\neva,") + 1, csv.find('\n', csv.find("\neva,") + 1) - csv.find("\neva,") - 1);
   CHECK(eva_row.substr(eva_row.size() - 6) == "20,2,4");
 }
+
+TEST_CASE("What bounds an operation: memory, else bank conflicts, the epilogue or compute, by the busiest unit") {
+  OpLoad l;
+  l.memory_cycles = 1000;
+  l.array_cycles = 900;
+  CHECK(bound_by(l) == "memory");  // the DRAM at its peak takes longer than the array
+  l.array_cycles = 1000;
+  CHECK(bound_by(l) == "memory");  // a tie is memory's
+  l.array_cycles = 1200;
+  CHECK(bound_by(l) == "compute");
+  l.epilogue_cycles = 1500;
+  CHECK(bound_by(l) == "epilogue");  // EVA's adder trees are the busiest unit
+  l.epilogue_cycles = 0;
+  l.lookup_cycles = 4000;
+  l.conflict_cycles = 1001;  // more than a quarter of the busiest unit's cycles
+  CHECK(bound_by(l) == "bank conflicts");
+  l.conflict_cycles = 999;
+  CHECK(bound_by(l) == "compute");
+}
+
+TEST_CASE("Breakdown by kind: each kind's ops, time, energy, bytes, share and the bound of most of its time") {
+  Report r;
+  r.seconds = 10;
+  const auto op = [](const char* kind, double s, const char* bound) {
+    OpReport o;
+    o.kind = kind;
+    o.seconds = s;
+    o.energy_j = s / 10;
+    o.dram_bytes_read = 100;
+    o.dram_bytes_written = 1;
+    o.bound_by = bound;
+    return o;
+  };
+  r.ops = {op("fc", 3, "memory"), op("fc", 4, "compute"), op("fc", 2, "memory"), op("vector", 1, "compute")};
+  const nlohmann::json b = breakdown_by_kind(r);
+  REQUIRE(b.size() == 2);
+  CHECK(b["fc"]["ops"] == 3);
+  CHECK(b["fc"]["seconds"].get<double>() == Approx(9));
+  CHECK(b["fc"]["share_of_seconds"].get<double>() == Approx(0.9));
+  CHECK(b["fc"]["dram_bytes"] == 303);
+  CHECK(b["fc"]["energy_j"].get<double>() == Approx(0.9));
+  CHECK(b["fc"]["seconds_bound_by"]["memory"].get<double>() == Approx(5));
+  CHECK(b["fc"]["bound_by"] == "memory");  // 5 s of its 9
+  CHECK(b["vector"]["bound_by"] == "compute");
+  CHECK(to_json(r).contains("breakdown_by_kind"));
+  CHECK(kind_table(r).find("fc") != std::string::npos);
+  Report none;
+  CHECK(!to_json(none).contains("breakdown_by_kind"));
+  CHECK(kind_table(none).empty());
+}
