@@ -266,7 +266,8 @@ TEST_CASE("A command's help shows its positional argument in the usage line and 
 }
 
 TEST_CASE(
-    "--setting: paper and realistic stand for their DRAM and weight loading, --dram and --set override, every report "
+    "Named settings: paper and realistic stand for their DRAM and weight loading, --dram and --set override, every "
+    "report "
     "names its setting") {
   Scratch dir;
   dir.write("tiny.yaml", tiny_model);
