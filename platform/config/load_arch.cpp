@@ -181,13 +181,18 @@ const char* setting_name(const ArchConfig& config) {
   return "custom";
 }
 
-NamedSetting setting_named(const std::string& name) {
+std::optional<NamedSetting> find_setting(const std::string& name) {
   // The paper's: the artifact's memory (64 GB/s, no latency) and cycle
   // convention. The realistic one: validate's, a timed LPDDR5 device and
   // double-buffered weights.
-  if (name == "paper") return {"ideal", {"systolic.weight_load=paper"}};
-  if (name == "realistic") return {"lpddr5-6400", {"systolic.weight_load=overlapped"}};
-  throw InputError(fmt::format("--setting {}: expected paper or realistic", name));
+  if (name == "paper") return NamedSetting{"ideal", {"systolic.weight_load=paper"}};
+  if (name == "realistic") return NamedSetting{"lpddr5-6400", {"systolic.weight_load=overlapped"}};
+  return std::nullopt;
+}
+
+NamedSetting setting_named(const std::string& name) {
+  if (std::optional<NamedSetting> s = find_setting(name)) return *s;
+  throw InputError(fmt::format("--setting {}: expected {}", name, setting_choices));
 }
 
 }  // namespace eva

@@ -30,7 +30,11 @@ struct NamedSetting {
   std::string dram;
   std::vector<std::string> sets;
 };
-// Throws InputError for a name that is not paper or realistic.
+// The names find_setting knows, for messages.
+inline constexpr const char* setting_choices = "paper or realistic";
+// Nothing for a name that is not one of setting_choices.
+std::optional<NamedSetting> find_setting(const std::string& name);
+// Throws InputError for a name that is not one of setting_choices.
 NamedSetting setting_named(const std::string& name);
 // A DRAM configuration alone (dram-bench): the preset (default `ideal`) and
 // --set overrides, which must all be dram.* keys.

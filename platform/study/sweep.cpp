@@ -17,6 +17,7 @@
 #include "common/error.hpp"
 #include "config/builtin_files.hpp"
 #include "config/input_file.hpp"
+#include "config/load_arch.hpp"
 #include "process/process.hpp"
 #include "report/report.hpp"
 #include "study/progress.hpp"
@@ -235,8 +236,7 @@ SweepPlan load_sweep(const std::string& path) {
     } else if (key == "setting") {
       // The named setting of every point (paper or realistic), as --setting.
       const std::string name = r.scalar(kv.second, key);
-      if (name != "paper" && name != "realistic")
-        r.fail(kv.second, fmt::format("setting: expected paper or realistic, got '{}'", name));
+      if (!find_setting(name)) r.fail(kv.second, fmt::format("setting: expected {}, got '{}'", setting_choices, name));
       setting = std::pair{name, kv.second};
     } else if (key == "vary") {
       vary = kv.second;

@@ -32,8 +32,10 @@ const std::vector<std::string> artifact_models = {"llama1-7b", "llama1-13b", "ll
                                                   "llama2-7b", "llama2-13b", "llama3-8b"};
 const std::vector<std::string> e2e_baselines = {"sa", "ant", "figna", "figlut"};
 
+// A named setting as validate runs it: its label and what it stands for.
 struct Setting {
-  std::string name, dram, weight_load;
+  std::string name;
+  NamedSetting parts;
 };
 
 // One decoder layer's FC layers at batch 1: what the decode claims measure.
@@ -58,9 +60,13 @@ std::size_t index_of(const std::vector<ArchConfig>& archs, const std::string& na
 }  // namespace
 
 nlohmann::json validate(const ValidateOptions& o, std::string& table) {
+  // The named settings of every simulating command; the realistic one's DRAM
+  // is --realistic-dram.
+  NamedSetting realistic = setting_named("realistic");
+  realistic.dram = o.realistic_dram;
   const std::vector<Setting> settings = {
-      {"paper (ideal 64 GB/s, weight_load=paper)", "ideal", "paper"},
-      {fmt::format("realistic ({}, weight_load=overlapped)", o.realistic_dram), o.realistic_dram, "overlapped"}};
+      {"paper (ideal 64 GB/s, weight_load=paper)", setting_named("paper")},
+      {fmt::format("realistic ({}, weight_load=overlapped)", o.realistic_dram), realistic}};
   const std::vector<std::string> arch_names = {"eva", "figlut", "sa", "ant", "figna"};
   const ModelConfig e2e_model = load_model("llama2-7b");
   const std::vector<Request> dolly = load_dataset("dolly");
@@ -74,8 +80,8 @@ nlohmann::json validate(const ValidateOptions& o, std::string& table) {
     for (const std::string& a : arch_names) {
       ArchRequest r;
       r.arch = a;
-      r.dram = s.dram;
-      r.sets = {"systolic.weight_load=" + s.weight_load};
+      r.dram = s.parts.dram;
+      r.sets = s.parts.sets;
       archs.push_back(load_arch(r));
     }
     runners.push_back(std::make_unique<Runner>(archs));
@@ -86,8 +92,8 @@ nlohmann::json validate(const ValidateOptions& o, std::string& table) {
     // EVA with the published OC as it is (one 64 KB region): the decode checks only.
     ArchRequest r;
     r.arch = "eva-oc1";
-    r.dram = s.dram;
-    r.sets = {"systolic.weight_load=" + s.weight_load};
+    r.dram = s.parts.dram;
+    r.sets = s.parts.sets;
     oc1_runners.push_back(std::make_unique<Runner>(std::vector<ArchConfig>{load_arch(r)}));
     std::vector<std::size_t> oc1;
     for (const std::string& m : decode_models) oc1.push_back(oc1_runners.back()->add(fc_layer(load_model(m))));

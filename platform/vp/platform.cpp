@@ -91,11 +91,11 @@ Breakdown Platform::energy_now() const {
   return b;
 }
 
-void Platform::bound_ops(std::vector<OpReport>& ops) const {
+void Platform::bound_ops(std::vector<OpReport>& ops, const std::vector<const StatGroup*>& groups) const {
   // Where each unit's busy cycles are among the statistics.
   std::vector<std::size_t> array, epilogue, lookup, conflicts, vector;
   std::size_t i = 0;
-  for (const StatGroup* g : stat_groups())
+  for (const StatGroup* g : groups)
     for (const Stat& s : g->stats()) {
       const std::string& m = g->name();
       if (m == "systolic" && s.name == "busy_cycles") array.push_back(i);
@@ -197,14 +197,15 @@ Report Platform::report() const {
   Report r;
   r.arch = m_config.name;
   r.ops = m_results;
-  bound_ops(r.ops);
+  // The statistics brought up to date once (the DRAM's counters flushed).
+  const std::vector<const StatGroup*> groups = stat_groups();
+  bound_ops(r.ops, groups);
   r.cycles = m_clock.to_cycles(m_end);
   r.seconds = m_end.to_seconds();
   r.dram_bytes_read = m_dram->bytes_read();
   r.dram_bytes_written = m_dram->bytes_written();
   const double bytes = static_cast<double>(r.dram_bytes_read + r.dram_bytes_written);
   r.dram_bw_utilization = r.seconds > 0 ? bytes / (m_dram->peak_bytes_per_second() * r.seconds) : 0.0;
-  m_dram->flush_stats();
   r.energy_breakdown_j = m_accel->energy_breakdown_j(r.seconds);
   r.energy_breakdown_j["dram"] = m_dram->energy_j(m_end);
   double energy = 0.0;
@@ -224,13 +225,13 @@ Report Platform::report() const {
                {{"preset", m_config.dram.preset},
                 {"bandwidth_gbps", m_config.dram.bandwidth_gbps},
                 {"latency_ns", m_config.dram.latency_ns}}}};
-  const std::vector<const StatGroup*> groups = stat_groups();
-  r.stats = stats_json(groups);
   for (const StatGroup* g : groups)
     for (const Stat& s : g->stats()) {
       r.stat_keys.emplace_back(g->name(), s.name);
       r.stat_totals.push_back(s.value);
     }
+  // Built as a composed report's are, so the two agree by construction.
+  r.stats = stats_with(stats_json(groups), r.stat_keys, r.stat_totals);
   r.op_stats = m_op_stats;
   r.op_conflicts = m_op_conflicts;
   return r;

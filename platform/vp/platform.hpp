@@ -77,7 +77,7 @@ class Platform : public sc_core::sc_module {
   std::vector<const StatGroup*> stat_groups() const;
   std::vector<double> stat_values() const;
   // Sets each operation's bound_by from its statistics' shares.
-  void bound_ops(std::vector<OpReport>& ops) const;
+  void bound_ops(std::vector<OpReport>& ops, const std::vector<const StatGroup*>& groups) const;
 
   const ArchConfig m_config;
   const ClockDomain m_clock;
