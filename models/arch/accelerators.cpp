@@ -43,6 +43,7 @@ EvaConfig eva_config(const ArchConfig& c) {
   auto e = array_config<EvaConfig>(c);
   e.epilogue = c.epilogue;
   e.vq = c.vq;
+  e.mode = c.eva;
   e.oc = c.oc;
   return e;
 }

@@ -17,6 +17,7 @@
 #include "dma/dma_config.hpp"
 #include "dram/dram_config.hpp"
 #include "epilogue/epilogue_config.hpp"
+#include "eva/eva_mode.hpp"
 #include "fault/fault_config.hpp"
 #include "periph/periph_config.hpp"
 #include "sram/sram_config.hpp"
@@ -77,6 +78,7 @@ struct ArchConfig {
   SystolicConfig systolic;
   EpilogueConfig epilogue;
   VqFormat vq;
+  EvaModeConfig eva;  // EVA's choice of mode per layer
   DmaConfig dma;
   BufferConfig buffers;
   FormatConfig formats;
@@ -102,6 +104,7 @@ struct ArchConfig {
     v.section("systolic", systolic);
     v.section("epilogue", epilogue);
     v.section("vq", vq);
+    v.section("eva", eva);
     v.section("dma", dma);
     v.section("buffers", buffers);
     v.section("formats", formats);

@@ -140,18 +140,24 @@ std::uint64_t EvaAccelerator::column_cycles(std::uint64_t rows) const {
 }
 
 OperandBytes EvaAccelerator::operand_bytes(std::uint64_t m, std::uint64_t n, std::uint64_t k) const {
-  const VqFormat& f = m_config.vq;
   const EvaTiler t = tiler(m, k, n);
   OperandBytes b;
-  const std::uint64_t element = prefill(m) ? 1 : 2;  // INT8 in prefill, FP16 in decode
+  // INT8 in INT8 mode, FP16 in VQ-lookup mode: sized for FP16 unless the
+  // layer runs in INT8 mode both in timing and functional runs.
+  const std::uint64_t element = above_threshold(m) && int8_mode(m, k, n) ? 1 : 2;
   b.activations = m * k * element;
   b.weights = t.index_bytes();
-  const std::uint64_t groups =
-      (f.group_k ? (k + f.group_k - 1) / f.group_k : 1) * (f.group_n ? (n + f.group_n - 1) / f.group_n : 1);
-  b.codebooks = groups * static_cast<std::uint64_t>(f.codebooks) * (1ull << f.index_bits) *
-                static_cast<std::uint64_t>(f.vector_dim) * 2;
+  b.codebooks = codebook_bytes(k, n);
   b.outputs = m * n * element;
   return b;
+}
+
+std::uint64_t EvaAccelerator::codebook_bytes(std::uint64_t k, std::uint64_t n) const {
+  const VqFormat& f = m_config.vq;
+  const std::uint64_t groups =
+      (f.group_k ? (k + f.group_k - 1) / f.group_k : 1) * (f.group_n ? (n + f.group_n - 1) / f.group_n : 1);
+  return groups * static_cast<std::uint64_t>(f.codebooks) * (1ull << f.index_bits) *
+         static_cast<std::uint64_t>(f.vector_dim) * 2;
 }
 
 void EvaAccelerator::check(const GemmDescriptor& op) const {
@@ -169,31 +175,12 @@ void EvaAccelerator::check(const GemmDescriptor& op) const {
                                  m_config.oc.banks, tiler(op.m, op.k, op.n).block_rows()));
   if (m_depth == 0)
     throw InputError(fmt::format("oc.size_kib: too small for {} region(s) of one entry per bank", m_config.oc.buffers));
-  // Decode mode's double-buffered operands must fit their buffers' halves.
-  if (!prefill(op.m)) {
-    const EvaTiler t = tiler(op.m, op.k, op.n);
-    const auto d = static_cast<std::uint64_t>(f.vector_dim);
-    const std::uint64_t entries = 1ull << f.index_bits;
-    std::uint64_t act = 0, cb = 0;
-    for (std::uint64_t i = 0; i < t.size(); ++i) {
-      const EvaPass p = t.at(i);
-      act = std::max(act, p.m * p.v * d * 2);
-      cb = std::max(cb, (t.codebooks_resident() ? static_cast<std::uint64_t>(f.codebooks) * entries : p.e) * d * 2);
-    }
-    const auto half = [](int kib) { return static_cast<std::uint64_t>(kib) * 1024 / 2; };
-    if (act > half(m_config.buffers.input_kib))
-      throw InputError(fmt::format("buffers.input_kib: {} KiB cannot double-buffer {} B of activations",
-                                   m_config.buffers.input_kib, act));
-    if (cb > half(m_config.buffers.codebook_kib))
-      throw InputError(fmt::format("buffers.codebook_kib: {} KiB cannot double-buffer {} B of codebooks",
-                                   m_config.buffers.codebook_kib, cb));
-    if (EvaTiler::tile_cols * t.column_bytes(t.block_rows()) > half(m_config.buffers.weight_kib))
-      throw InputError(
-          fmt::format("buffers.weight_kib: {} KiB (the index buffer) cannot double-buffer one "
-                      "tile of index columns",
-                      m_config.buffers.weight_kib));
-  }
-  if (prefill(op.m)) {
+  const bool int8 = int8_mode(op.m, op.k, op.n, op.functional);
+  // VQ-lookup mode's double-buffered operands must fit their buffers' halves.
+  if (!int8) {
+    const std::string misfit = vq_misfit(op.m, op.k, op.n);
+    if (!misfit.empty()) throw InputError(misfit);
+  } else {
     if (op.functional)
       throw InputError(
           fmt::format("M = {} is above vq.prefill_above_m ({}): INT8 prefill mode is modelled in timing "
@@ -203,10 +190,102 @@ void EvaAccelerator::check(const GemmDescriptor& op) const {
   }
 }
 
+std::string EvaAccelerator::vq_misfit(std::uint64_t m, std::uint64_t k, std::uint64_t n) const {
+  const VqFormat& f = m_config.vq;
+  const EvaTiler t = tiler(m, k, n);
+  const auto d = static_cast<std::uint64_t>(f.vector_dim);
+  const std::uint64_t entries = 1ull << f.index_bits;
+  std::uint64_t act = 0, cb = 0;
+  for (std::uint64_t i = 0; i < t.size(); ++i) {
+    const EvaPass p = t.at(i);
+    act = std::max(act, p.m * p.v * d * 2);
+    cb = std::max(cb, (t.codebooks_resident() ? static_cast<std::uint64_t>(f.codebooks) * entries : p.e) * d * 2);
+  }
+  const auto half = [](int kib) { return static_cast<std::uint64_t>(kib) * 1024 / 2; };
+  if (act > half(m_config.buffers.input_kib))
+    return fmt::format("buffers.input_kib: {} KiB cannot double-buffer {} B of activations", m_config.buffers.input_kib,
+                       act);
+  if (cb > half(m_config.buffers.codebook_kib))
+    return fmt::format("buffers.codebook_kib: {} KiB cannot double-buffer {} B of codebooks",
+                       m_config.buffers.codebook_kib, cb);
+  if (EvaTiler::tile_cols * t.column_bytes(t.block_rows()) > half(m_config.buffers.weight_kib))
+    return fmt::format("buffers.weight_kib: {} KiB (the index buffer) cannot double-buffer one tile of index columns",
+                       m_config.buffers.weight_kib);
+  return "";
+}
+
+std::uint64_t EvaAccelerator::vq_cycles(const EvaTiler& t) const {
+  // Each pass takes the longer of its OC computation and its epilogue pass
+  // with a double-buffered OC (their sum with a single one), plus the adder
+  // trees' pipeline once per input-row tile.
+  std::uint64_t cycles = 0;
+  const auto d = static_cast<std::uint64_t>(m_config.vq.vector_dim);
+  const bool overlap = m_config.oc.buffers > 1;
+  for (std::uint64_t i = 0; i < t.size(); ++i) {
+    const EvaPass p = t.at(i);
+    const std::uint64_t gemm = array.oc_cycles(p.v * p.m, d, p.e), epilogue = p.n * column_cycles(p.v * p.m);
+    cycles += overlap ? std::max(gemm, epilogue) : gemm + epilogue;
+    if (p.last_of_rows) cycles += m_pipeline;
+  }
+  return cycles;
+}
+
+ModeCost EvaAccelerator::vq_cost(std::uint64_t m, std::uint64_t k, std::uint64_t n) const {
+  ModeCost c;
+  c.fits = vq_misfit(m, k, n).empty();
+  const EvaTiler t = tiler(m, k, n);
+  const VqFormat& f = m_config.vq;
+  const auto d = static_cast<std::uint64_t>(f.vector_dim);
+  const std::uint64_t tc = EvaTiler::tile_cols;
+  c.cycles = static_cast<double>(vq_cycles(t));
+  // What fetch, fetch_indices and store move, pass by pass.
+  std::uint64_t bytes = 0;
+  for (std::uint64_t i = 0; i < t.size(); ++i) {
+    const EvaPass p = t.at(i);
+    if (p.first_of_tile) bytes += p.m * p.v * d * 2;
+    if (p.new_codebook)
+      bytes += (t.codebooks_resident() ? static_cast<std::uint64_t>(f.codebooks) << f.index_bits : p.e) * d * 2;
+    bytes += p.n / tc * p.v * t.column_bytes(tc) + (p.n % tc ? p.v * t.column_bytes(p.n % tc) : 0);
+    if (p.last_of_rows) bytes += p.m * n * 2;
+  }
+  c.bytes = static_cast<double>(bytes);
+  return c;
+}
+
+ModeCost EvaAccelerator::int8_cost(std::uint64_t m, std::uint64_t k, std::uint64_t n) const {
+  ModeCost c;
+  GemmDescriptor op;
+  op.m = m;
+  op.k = k;
+  op.n = n;
+  const EvaTiler t = tiler(m, k, n);
+  WsGemm::Schedule s;
+  try {
+    s = m_gemm.schedule(op, VqWeights(m_config.vq, t));
+  } catch (const InputError&) {
+    c.fits = false;
+    return c;
+  }
+  c.cycles = static_cast<double>(s.cycles);
+  // Each input-row block reads every index and the codebooks (VqWeights); A8
+  // activations once per input read, A8 outputs once.
+  c.bytes =
+      static_cast<double>(s.weight_reads * (t.index_bytes() + codebook_bytes(k, n)) + s.input_reads * m * k + m * n);
+  return c;
+}
+
+bool EvaAccelerator::int8_mode(std::uint64_t m, std::uint64_t k, std::uint64_t n, bool functional) const {
+  if (functional || m_config.mode.mode_policy == ModePolicy::thresholds) return above_threshold(m);
+  // A layer check() refuses in any mode: no estimate to make.
+  if (m_depth == 0 || static_cast<std::uint64_t>(m_config.oc.banks) < tiler(m, k, n).block_rows())
+    return above_threshold(m);
+  return int8_is_faster(vq_cost(m, k, n), int8_cost(m, k, n), m_config.tiling.dram_bytes_per_cycle);
+}
+
 std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
   if (op.operand == GemmOperand::kv_cache) return m_attention.run(op, m_kv);
   const EvaTiler t = tiler(op.m, op.k, op.n);
-  if (prefill(op.m)) {
+  if (int8_mode(op.m, op.k, op.n, op.functional)) {
     VqWeights weights(m_config.vq, t, BufferSlot{m_codebook_base, codebook_buffer.size(), false});
     return m_gemm.run(op, weights);
   }
@@ -235,19 +314,7 @@ std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
   m_workers.start(
       stages, [this, &plan] { store(plan); }, "store");
   stages.wait();
-  // The closed form with memory never late: each pass takes the longer of its
-  // OC computation and its epilogue pass with a double-buffered OC (their sum
-  // with a single one), plus the adder trees' pipeline once per input-row tile.
-  std::uint64_t cycles = 0;
-  const auto d = static_cast<std::uint64_t>(m_config.vq.vector_dim);
-  const bool overlap = m_config.oc.buffers > 1;
-  for (std::uint64_t i = 0; i < t.size(); ++i) {
-    const EvaPass p = t.at(i);
-    const std::uint64_t gemm = array.oc_cycles(p.v * p.m, d, p.e), epilogue = p.n * column_cycles(p.v * p.m);
-    cycles += overlap ? std::max(gemm, epilogue) : gemm + epilogue;
-    if (p.last_of_rows) cycles += m_pipeline;
-  }
-  return cycles;
+  return vq_cycles(t);
 }
 
 std::uint64_t EvaAccelerator::execute_vector(const VectorDescriptor& op) {

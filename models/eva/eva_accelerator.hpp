@@ -20,6 +20,7 @@
 // control with time only.
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <systemc>
@@ -31,6 +32,7 @@
 #include "dma/dma.hpp"
 #include "epilogue/epilogue_unit.hpp"
 #include "eva/eva_config.hpp"
+#include "eva/eva_mode.hpp"
 #include "eva/eva_tiler.hpp"
 #include "sram/buffer_port.hpp"
 #include "sram/sram.hpp"
@@ -75,11 +77,24 @@ class EvaAccelerator : public Accelerator {
   EvaTiler tiler(std::uint64_t m, std::uint64_t k, std::uint64_t n) const;
   // The buffers' windows on the local bus: input, codebook, index, output.
   static std::vector<std::uint64_t> buffer_bases(const BufferConfig& b);
-  bool prefill(std::uint64_t m) const { return m > static_cast<std::uint64_t>(m_config.vq.prefill_above_m); }
+  // Whether an FC layer of M x K by K x N runs in INT8 mode, by
+  // eva.mode_policy. Functional layers always follow vq.prefill_above_m: INT8
+  // mode has no functional model.
+  bool int8_mode(std::uint64_t m, std::uint64_t k, std::uint64_t n, bool functional = false) const;
+  // The two modes' estimates for such a layer (eva_mode.hpp).
+  ModeCost vq_cost(std::uint64_t m, std::uint64_t k, std::uint64_t n) const;
+  ModeCost int8_cost(std::uint64_t m, std::uint64_t k, std::uint64_t n) const;
   // Cycles the epilogue needs per column for `rows` lookups.
   std::uint64_t column_cycles(std::uint64_t rows) const;
 
  private:
+  bool above_threshold(std::uint64_t m) const { return m > static_cast<std::uint64_t>(m_config.vq.prefill_above_m); }
+  // What keeps a layer from VQ-lookup mode's buffers ("" when it fits).
+  std::string vq_misfit(std::uint64_t m, std::uint64_t k, std::uint64_t n) const;
+  // The codebooks' bytes for a K x N layer (every GPTVQ group's).
+  std::uint64_t codebook_bytes(std::uint64_t k, std::uint64_t n) const;
+  // VQ-lookup mode's cycles with memory never late.
+  std::uint64_t vq_cycles(const EvaTiler& t) const;
   void fetch(EvaPlan& plan);
   void fetch_indices(EvaPlan& plan);
   void compute_oc(EvaPlan& plan);

@@ -4,6 +4,7 @@
 #include "common/vq_format.hpp"
 #include "dma/dma_config.hpp"
 #include "epilogue/epilogue_config.hpp"
+#include "eva/eva_mode.hpp"
 #include "sram/sram_config.hpp"
 #include "systolic/systolic_config.hpp"
 #include "vector/vector_config.hpp"
@@ -16,6 +17,7 @@ struct EvaConfig {
   SystolicConfig systolic;
   EpilogueConfig epilogue;
   VqFormat vq;
+  EvaModeConfig mode;  // VQ-lookup or INT8 mode per layer
   DmaConfig dma;
   BufferConfig buffers;  // weight_kib holds the index buffer
   FormatConfig formats;

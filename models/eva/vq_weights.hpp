@@ -60,6 +60,8 @@ class VqWeights : public WeightSource {
   }
   // The dequantised INT8 tile the array reads.
   std::uint64_t tile_bytes(const WsTile& t) const override { return t.k * t.n; }
+  // The array's PEs take the tile dequantised, one INT8 byte a weight.
+  std::uint64_t array_tile_bytes(std::uint64_t rows, std::uint64_t cols) const override { return rows * cols; }
   std::uint64_t tile_buffer_bytes(std::uint64_t rows, std::uint64_t cols) const override {
     // A block of indices for one column tile.
     return static_cast<std::uint64_t>(m_f.codebooks) * m_layout.column_bytes(m_layout.block_rows()) * cols /

@@ -97,7 +97,7 @@ Sizing size_buffers(const WsGemmConfig& c, const GemmDescriptor& op, const Weigh
     // at the DRAM's peak), or the one moving fewer bytes when it cannot tell.
     const std::uint64_t fit = in_buf / packed_bytes(op.k, c.formats.act_bits);
     if (fit > 0) {
-      const WsTiming timing(c.systolic, weights.tile_buffer_bytes(rows, cols));
+      const WsTiming timing(c.systolic, weights.array_tile_bytes(rows, cols));
       const std::uint64_t tiles = ceil_div(op.k, rows) * ceil_div(op.n, cols);
       const double weight_bytes = static_cast<double>(tiles * weights.tile_buffer_bytes(rows, cols));
       const double act_bytes = static_cast<double>(packed_bytes(op.m * op.k, c.formats.act_bits));
@@ -147,6 +147,17 @@ Sizing size_buffers(const WsGemmConfig& c, const GemmDescriptor& op, const Weigh
 
 void WsGemm::check(const GemmDescriptor& op, const WeightSource& weights) const { size_buffers(m_config, op, weights); }
 
+WsGemm::Schedule WsGemm::schedule(const GemmDescriptor& op, const WeightSource& weights) const {
+  const Sizing s = size_buffers(m_config, op, weights);
+  const WsTiler t = tiler(op, s.m_tile, s.group);
+  Schedule out;
+  out.cycles =
+      WsTiming(m_config.systolic, weights.array_tile_bytes(t.rows(), t.cols())).gemm_cycles_blocks(t.timing_blocks());
+  out.weight_reads = ceil_div(op.m, s.m_tile);
+  if (!s.whole_block_input) out.input_reads = ceil_div(ceil_div(op.n, t.cols()), s.group);
+  return out;
+}
+
 WsTiler WsGemm::tiler(const GemmDescriptor& op, std::uint64_t m_tile, std::uint64_t group) const {
   const std::uint64_t rows = m_config.tile_k ? m_config.tile_k : static_cast<std::uint64_t>(m_config.systolic.rows);
   const std::uint64_t cols = m_config.tile_n ? m_config.tile_n : static_cast<std::uint64_t>(m_config.systolic.cols);
@@ -157,7 +168,7 @@ std::uint64_t WsGemm::run(const GemmDescriptor& op, WeightSource& weights, WsDat
   if (op.functional && datapath == nullptr) throw std::logic_error("WsGemm: functional run without a datapath");
   const Sizing s = size_buffers(m_config, op, weights);
   const WsTiler tiler = this->tiler(op, s.m_tile, s.group);
-  m_array.set_tile_bytes(weights.tile_buffer_bytes(tiler.rows(), tiler.cols()));
+  m_array.set_tile_bytes(weights.array_tile_bytes(tiler.rows(), tiler.cols()));
   GemmPlan plan(op, tiler, s.weight_slots, s.output_slots, s.whole_block_input, s.slice_tiles);
   plan.weights = &weights;
   plan.datapath = datapath;

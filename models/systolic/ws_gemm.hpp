@@ -60,6 +60,12 @@ class WeightSource {
   virtual Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& tile, const BufferSlot& slot) = 0;
   // Bytes of one R x C tile in the weight buffer, for sizing its slots.
   virtual std::uint64_t tile_buffer_bytes(std::uint64_t rows, std::uint64_t cols) const = 0;
+  // Bytes of one R x C tile as the array's load path moves it into the PEs'
+  // shadow registers (the overlapped load time): the buffer's bytes unless the
+  // weights are decoded on the way (EVA's dequantised INT8).
+  virtual std::uint64_t array_tile_bytes(std::uint64_t rows, std::uint64_t cols) const {
+    return tile_buffer_bytes(rows, cols);
+  }
   // Bytes of the tile as fetched (functional runs size their buffers by it).
   virtual std::uint64_t tile_bytes(const WsTile& t) const = 0;
 };
@@ -130,6 +136,15 @@ class WsGemm {
 
   // Throws InputError when the GEMM cannot be tiled into the buffers.
   void check(const GemmDescriptor& op, const WeightSource& weights) const;
+  // The schedule run() would take, before it runs: the array's cycles with
+  // memory never late (run()'s result), how many input-row blocks read the
+  // weights (each block reads all of them), and how many times the input is
+  // read (1, or once per group of column tiles when it comes in slices).
+  // Throws InputError as check() does.
+  struct Schedule {
+    std::uint64_t cycles = 0, weight_reads = 1, input_reads = 1;
+  };
+  Schedule schedule(const GemmDescriptor& op, const WeightSource& weights) const;
   // Runs one GEMM from a SystemC thread; returns the array's cycles with
   // memory never late. Functional operations need a datapath.
   // `storage`: the PEs' own storage, if they have one.

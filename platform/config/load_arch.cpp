@@ -175,18 +175,23 @@ std::string to_yaml(ArchConfig config) {
 
 const char* setting_name(const ArchConfig& config) {
   const WeightLoad w = config.systolic.weight_load;
-  if (config.dram.kind == DramKind::ideal && config.dram.bandwidth_gbps == 64.0 && w == WeightLoad::paper)
+  // EVA's mode policy is part of the setting; the other kinds ignore it.
+  const auto policy = [&](ModePolicy p) { return config.kind != ArchKind::eva || config.eva.mode_policy == p; };
+  if (config.dram.kind == DramKind::ideal && config.dram.bandwidth_gbps == 64.0 && w == WeightLoad::paper &&
+      policy(ModePolicy::thresholds))
     return "paper";
-  if (config.dram.kind == DramKind::timed && w == WeightLoad::overlapped) return "realistic";
+  if (config.dram.kind == DramKind::timed && w == WeightLoad::overlapped && policy(ModePolicy::estimate))
+    return "realistic";
   return "custom";
 }
 
 std::optional<NamedSetting> find_setting(const std::string& name) {
   // The paper's: the artifact's memory (64 GB/s, no latency) and cycle
-  // convention. The realistic one: validate's, a timed LPDDR5 device and
-  // double-buffered weights.
-  if (name == "paper") return NamedSetting{"ideal", {"systolic.weight_load=paper"}};
-  if (name == "realistic") return NamedSetting{"lpddr5-6400", {"systolic.weight_load=overlapped"}};
+  // convention. The realistic one: validate's, a timed LPDDR5 device,
+  // double-buffered weights, and EVA choosing its mode by its own estimate.
+  if (name == "paper") return NamedSetting{"ideal", {"systolic.weight_load=paper", "eva.mode_policy=thresholds"}};
+  if (name == "realistic")
+    return NamedSetting{"lpddr5-6400", {"systolic.weight_load=overlapped", "eva.mode_policy=estimate"}};
   return std::nullopt;
 }
 

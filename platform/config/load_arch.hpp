@@ -22,8 +22,9 @@ struct ArchRequest {
 ArchConfig load_arch(const ArchRequest& request);
 
 // The named setting a configuration is in: "paper" (the `ideal` DRAM at the
-// artifact's 64 GB/s, systolic.weight_load=paper), "realistic" (a timed DRAM
-// preset, weight_load=overlapped), or "custom" (anything else).
+// artifact's 64 GB/s, systolic.weight_load=paper, EVA's mode by thresholds),
+// "realistic" (a timed DRAM preset, weight_load=overlapped, EVA's mode by
+// estimate), or "custom" (anything else).
 const char* setting_name(const ArchConfig& config);
 // `--setting NAME`: the DRAM preset and the --set values it stands for.
 struct NamedSetting {

@@ -66,7 +66,7 @@ nlohmann::json validate(const ValidateOptions& o, std::string& table) {
   realistic.dram = o.realistic_dram;
   const std::vector<Setting> settings = {
       {"paper (ideal 64 GB/s, weight_load=paper)", setting_named("paper")},
-      {fmt::format("realistic ({}, weight_load=overlapped)", o.realistic_dram), realistic}};
+      {fmt::format("realistic ({}, overlapped, mode by estimate)", o.realistic_dram), realistic}};
   const std::vector<std::string> arch_names = {"eva", "figlut", "sa", "ant", "figna"};
   const ModelConfig e2e_model = load_model("llama2-7b");
   const std::vector<Request> dolly = load_dataset("dolly");

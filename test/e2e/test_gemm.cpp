@@ -203,3 +203,58 @@ TEST_CASE(
   REQUIRE(eva_sim(dir, halves).exit_code == 0);
   CHECK(dir.json("halves.json")["cycles"] != s["cycles"]);
 }
+
+namespace {
+
+// One EVA layer of M x 4096 x 4096 under overlapped, the report.
+nlohmann::json eva_layer(const Scratch& dir, const std::string& m, const std::vector<std::string>& sets,
+                         const std::string& arch = "eva") {
+  std::vector<std::string> args = {
+      "gemm", "--arch", arch,      "--m",    m,        "--n",   "4096",
+      "--k",  "4096",   "--quiet", "--json", "r.json", "--set", "systolic.weight_load=overlapped"};
+  for (const std::string& s : sets) args.insert(args.end(), {"--set", s});
+  const Run r = eva_sim(dir, args, false);
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  return dir.json("r.json");
+}
+
+// Cycles of that layer in each EVA mode: forced VQ-lookup, forced INT8, and
+// chosen by the estimate.
+struct ModeRuns {
+  double vq, int8, estimate;
+};
+ModeRuns mode_runs(const Scratch& dir, const std::string& m) {
+  const auto cycles = [&](const std::string& set) { return eva_layer(dir, m, {set})["cycles"].get<double>(); };
+  return {cycles("vq.prefill_above_m=1000000"), cycles("vq.prefill_above_m=0"), cycles("eva.mode_policy=estimate")};
+}
+
+}  // namespace
+
+TEST_CASE("EVA's INT8 mode under overlapped: the PEs load each dequantised tile as INT8, as sa loads its own") {
+  // The load path moves the tile the PEs hold (1024 INT8 bytes: 8 cycles at
+  // 128 B a cycle), not the 256 B of indices it is decoded from.
+  Scratch dir;
+  const auto eva = eva_layer(dir, "1", {"vq.prefill_above_m=0", "dram.bandwidth_gbps=1e6"});
+  const auto sa = eva_layer(dir, "1", {"dram.bandwidth_gbps=1e6"}, "sa");
+  CHECK(eva["ops"][0]["compute_cycles"] == sa["ops"][0]["compute_cycles"]);
+  CHECK(eva["ops"][0]["compute_cycles"].get<double>() >= 8.0 * 128 * 128);  // 16384 tiles, 8 cycles of load each
+}
+
+TEST_CASE("EVA's mode policy estimate: VQ-lookup mode at batch 1, where it is the faster") {
+  Scratch dir;
+  const ModeRuns r = mode_runs(dir, "1");
+  CHECK(r.vq < r.int8);
+  CHECK(r.estimate == r.vq);
+}
+
+TEST_CASE("EVA's mode policy estimate: INT8 mode at 8 and 32 rows, where it is the faster and thresholds keep VQ") {
+  Scratch dir;
+  for (const char* m : {"8", "32"}) {
+    INFO("M = " << m);
+    const ModeRuns r = mode_runs(dir, m);
+    CHECK(r.int8 < r.vq);
+    CHECK(r.estimate == r.int8);
+    CHECK(eva_layer(dir, m, {})["cycles"].get<double>() == r.vq);  // thresholds: VQ-lookup mode up to 32 rows
+  }
+}

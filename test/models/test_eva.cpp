@@ -206,6 +206,17 @@ TEST_CASE("EVA prefill: the threshold follows the format") {
   CHECK(r.stats["systolic"]["tiles"]["value"].get<double>() == 256);
 }
 
+TEST_CASE("EVA's mode policy estimate: functional layers keep the thresholds, INT8 mode having no functional model") {
+  // At 8 rows the estimate would take INT8 mode (above); a functional layer
+  // runs VQ-lookup mode and matches the reference.
+  const ArchConfig a = arch("eva", {"systolic.weight_load=overlapped", "eva.mode_policy=estimate"});
+  const Case t = random_case(8, 256, 256, 2, 8, 8);
+  const VqGemvResult r = simulate_vq_gemv(a, t.w, t.x, t.m);
+  for (const auto& p : SystemcReports::problems()) FAIL_CHECK("SystemC: " << p);
+  CHECK(relative_l2_error(r.y, vq_reference(t.w, t.x, t.m)) < 1e-3);
+  CHECK(r.report.dram_bytes_written == t.m * t.w.n * 2);  // FP16 outputs: VQ-lookup mode
+}
+
 TEST_CASE("EVA's vector unit: passes x rows x ceil(cols / lanes) + pipeline, operands through the DMA") {
   ArchConfig a = arch("eva", {"dram.bandwidth_gbps=1e6"});
   Platform platform("vp", a);

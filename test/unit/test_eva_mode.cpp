@@ -1,0 +1,45 @@
+#include <catch2/catch.hpp>
+
+#include "config/load_arch.hpp"
+#include "eva/eva_mode.hpp"
+
+using namespace eva;
+
+TEST_CASE("EVA's mode estimate: a mode's time is the longer of its compute and its traffic") {
+  const ModeCost c{1000.0, 64000.0, true};
+  CHECK(c.time(128.0) == 1000.0);  // 500 cycles of traffic: compute-bound
+  CHECK(c.time(32.0) == 2000.0);   // memory-bound
+  CHECK(c.time(0.0) == 1000.0);    // bandwidth unknown: compute alone
+}
+
+TEST_CASE("EVA's mode estimate: INT8 only when strictly faster, or when VQ-lookup mode does not fit") {
+  const ModeCost vq{1000.0, 64000.0, true};
+  CHECK(int8_is_faster(vq, ModeCost{999.0, 64000.0, true}, 128.0));
+  CHECK_FALSE(int8_is_faster(vq, ModeCost{1000.0, 64000.0, true}, 128.0));  // a tie keeps VQ-lookup mode
+  // Both bound by the same traffic: a tie, whatever their compute.
+  CHECK_FALSE(int8_is_faster(vq, ModeCost{10.0, 64000.0, true}, 16.0));
+  // INT8 moving fewer bytes wins where memory binds both.
+  CHECK(int8_is_faster(vq, ModeCost{10.0, 32000.0, true}, 16.0));
+  CHECK_FALSE(int8_is_faster(vq, ModeCost{1.0, 1.0, false}, 128.0));  // INT8 does not fit
+  CHECK(int8_is_faster(ModeCost{1.0, 1.0, false}, ModeCost{1e9, 1e9, true}, 128.0));
+}
+
+TEST_CASE("The named settings carry EVA's mode policy, and a report names the setting only when EVA's matches") {
+  ArchRequest q;
+  q.arch = "eva";
+  const NamedSetting realistic = setting_named("realistic");
+  q.dram = realistic.dram;
+  q.sets = realistic.sets;
+  CHECK(load_arch(q).eva.mode_policy == ModePolicy::estimate);
+  CHECK(std::string(setting_name(load_arch(q))) == "realistic");
+  q.sets.push_back("eva.mode_policy=thresholds");
+  CHECK(std::string(setting_name(load_arch(q))) == "custom");
+  q.arch = "sa";  // the policy is EVA's alone
+  CHECK(std::string(setting_name(load_arch(q))) == "realistic");
+  const NamedSetting paper = setting_named("paper");
+  q.arch = "eva";
+  q.dram = paper.dram;
+  q.sets = paper.sets;
+  CHECK(load_arch(q).eva.mode_policy == ModePolicy::thresholds);
+  CHECK(std::string(setting_name(load_arch(q))) == "paper");
+}
