@@ -47,7 +47,7 @@ commands:
   config   --arch A                   print the effective architecture configuration
   describe --arch A                   the platform's module tree and socket bindings
   gemm     --arch A --m M --n N --k K one FC layer: M x K activations times K x N weights
-  run      --arch A --model M         a whole model: --phase decode|prefill|e2e
+  run      --arch A --model M         a whole model: --phase decode|prefill|e2e [--plot ROOFLINE.png]
   vq-gemv  --x X.npy --codebooks CB.npy --indices IDX.npy --out Y.npy
   pack     SPEC.yaml -o IMAGE [--manifest M.json]  .npy operands -> a memory image (--example DIR)
   compare  --model M [--archs a,b]    every architecture side by side

@@ -7,6 +7,7 @@
 
 #include "cli/cli_common.hpp"
 #include "common/error.hpp"
+#include "report/plot.hpp"
 #include "study/studies.hpp"
 #include "study/validate.hpp"
 
@@ -156,7 +157,8 @@ int cmd_run(const std::string& command, const std::vector<std::string>& args) {
       "trace", po::value<std::string>(),
       "write a timeline of the pass (trace-event JSON for ui.perfetto.dev); simulates every operation")(
       "trace-layers", po::value<std::string>(),
-      "with --trace: run and trace only these decoder layers, as 0-1 or 3 (the report covers them alone)");
+      "with --trace: run and trace only these decoder layers, as 0-1 or 3 (the report covers them alone)")(
+      "plot", po::value<std::string>(), "draw a roofline of the operations as a PNG (matplotlib)");
   const auto [vm, s, w] = parse_workload_command(command, args, d);
   const ArchConfig arch = arch_from(vm, command, s);
   const ModelConfig model = load_model(required(vm, command, "model"));
@@ -165,6 +167,11 @@ int cmd_run(const std::string& command, const std::vector<std::string>& args) {
   const std::vector<Report> reports = run_workload({arch}, model, w);
   write_outputs(s, reports, false);
   const Report& r = reports.front();
+  // The roofs: the DRAM's peak, and the array's dense peak (rows x cols MACs a cycle).
+  if (s.plot)
+    run_plot_script(s.plot_python, "plot_roofline.py", *s.plot,
+                    roofline_data(r, 2.0 * arch.systolic.rows * arch.systolic.cols * arch.clock_mhz * 1e6,
+                                  arch.dram.peak_bytes_per_second()));
   const Efficiency e = efficiency(r);
   std::cout << fmt::format(
       "{} {} {} (batch {}, {}; setting {}): {} cycles, {:.4f} ms, {:.4f} mJ ({:.4f} mJ/token); DRAM {} B read, {} B "

@@ -55,6 +55,29 @@ void write_plot(const std::string& python, const std::string& png, const nlohman
   run_plot_script(python, "plot_compare.py", png, report);
 }
 
+nlohmann::json roofline_data(const Report& r, double peak_ops_per_s, double peak_bytes_per_s) {
+  nlohmann::json ops = nlohmann::json::array();
+  std::uint64_t left_out = 0;
+  for (const OpReport& op : r.ops) {
+    const double bytes = static_cast<double>(op.dram_bytes_read + op.dram_bytes_written);
+    if (op.work_ops <= 0 || bytes <= 0 || op.seconds <= 0) {
+      left_out += op.count;
+      continue;
+    }
+    ops.push_back({{"name", op.name},
+                   {"kind", op.kind},
+                   {"bound_by", op.bound_by},
+                   {"count", op.count},
+                   {"ops_per_byte", op.work_ops / bytes},
+                   {"gops", op.work_ops / op.seconds * 1e-9}});
+  }
+  return {{"title", fmt::format("{} {} {}: roofline of its operations", r.arch, r.model, r.phase)},
+          {"peak_gops", peak_ops_per_s * 1e-9},
+          {"peak_gbps", peak_bytes_per_s * 1e-9},
+          {"ops", ops},
+          {"left_out", left_out}};
+}
+
 void run_plot_script(const std::string& python, const std::string& script_name, const std::string& png,
                      const nlohmann::json& data) {
   const Scratch s;

@@ -72,6 +72,22 @@ TEST_CASE("compare and e2e --plot draw a PNG and write nothing else") {
   CHECK(files == std::vector<std::string>{"c.png", "e.png", "tiny.yaml", "trace.json"});
 }
 
+TEST_CASE("run --plot draws a roofline of the operations as a PNG and writes nothing else") {
+  Scratch dir;
+  with_inputs(dir);
+  const Run r = eva_sim(dir, {"run", "--arch", "eva", "--model", "tiny.yaml", "--plot", "roof.png", "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  std::ifstream in(dir.path("roof.png"), std::ios::binary);
+  char magic[8] = {};
+  in.read(magic, 8);
+  CHECK(std::string(magic, 8) == "\x89PNG\r\n\x1a\n");
+  std::vector<std::string> files = dir.files();
+  std::sort(files.begin(), files.end());
+  CHECK(files == std::vector<std::string>{"roof.png", "tiny.yaml", "trace.json"});
+  CHECK(eva_sim(dir, {"run", "--arch", "eva", "--model", "tiny.yaml", "--plot", "no/dir/r.png"}).exit_code == 2);
+}
+
 TEST_CASE("e2e over a trace file: per-request latency, tokens/s and energy per token") {
   Scratch dir;
   with_inputs(dir);

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "report/plot.hpp"
 #include "report/report.hpp"
 
 using namespace eva;
@@ -181,4 +182,31 @@ TEST_CASE("Breakdown by kind: each kind's ops, time, energy, bytes, share and th
   Report none;
   CHECK(!to_json(none).contains("breakdown_by_kind"));
   CHECK(kind_table(none).empty());
+}
+
+TEST_CASE("The roofline's data: each op at its operations per DRAM byte and achieved GOPS, the rest counted") {
+  Report r;
+  r.arch = "eva";
+  OpReport fc;
+  fc.name = "q";
+  fc.kind = "fc";
+  fc.bound_by = "memory";
+  fc.count = 2;
+  fc.work_ops = 8e6;
+  fc.dram_bytes_read = 900000;
+  fc.dram_bytes_written = 100000;
+  fc.seconds = 1e-3;
+  OpReport vector = fc;
+  vector.kind = "vector";
+  vector.work_ops = 0;  // no work: not on the axes
+  vector.count = 3;
+  r.ops = {fc, vector};
+  const nlohmann::json j = roofline_data(r, 1.024e12, 64e9);
+  CHECK(j["peak_gops"].get<double>() == Approx(1024));
+  CHECK(j["peak_gbps"].get<double>() == Approx(64));
+  REQUIRE(j["ops"].size() == 1);
+  CHECK(j["ops"][0]["ops_per_byte"].get<double>() == Approx(8.0));
+  CHECK(j["ops"][0]["gops"].get<double>() == Approx(8.0));
+  CHECK(j["ops"][0]["bound_by"] == "memory");
+  CHECK(j["left_out"] == 3);
 }
