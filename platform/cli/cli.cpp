@@ -219,7 +219,7 @@ int cmd_vq_gemv(const std::string& command, const std::vector<std::string>& args
   req.arch = vm["arch"].as<std::string>();
   req.dram = s.dram;
   req.sets = s.arch_sets();
-  ArchConfig arch = load_arch(req);
+  ArchConfig arch = loaded_arch(req);
   VqMatrix w;
   w.k = k;
   w.n = idx.shape[2];

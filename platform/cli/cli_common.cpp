@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "arch/arch_warnings.hpp"
 #include "common/error.hpp"
 #include "report/plot.hpp"
 
@@ -131,12 +132,18 @@ void write_outputs(const SimOptions& s, const std::vector<Report>& reports, bool
   if (s.plot && results_wrapper) write_plot(s.plot_python, *s.plot, j);
 }
 
+ArchConfig loaded_arch(const ArchRequest& req) {
+  ArchConfig c = load_arch(req);
+  for (const std::string& w : arch_warnings(c)) std::cerr << fmt::format("eva-sim: warning: {}: {}\n", c.name, w);
+  return c;
+}
+
 ArchConfig arch_from(const po::variables_map& vm, const std::string& command, const SimOptions& s) {
   ArchRequest req;
   req.arch = required(vm, command, "arch");
   req.dram = s.dram;
   req.sets = s.arch_sets();
-  return load_arch(req);
+  return loaded_arch(req);
 }
 
 ArchConfig arch_named(const std::string& arch, const SimOptions& s) {
@@ -144,7 +151,7 @@ ArchConfig arch_named(const std::string& arch, const SimOptions& s) {
   req.arch = arch;
   req.dram = s.dram;
   req.sets = s.arch_sets();
-  return load_arch(req);
+  return loaded_arch(req);
 }
 
 }  // namespace eva

@@ -58,6 +58,9 @@ void check_outputs(SimOptions& s);
 // wrapper, --plot; each written whole.
 void write_outputs(const SimOptions& s, const std::vector<Report>& reports, bool results_wrapper);
 // --arch with --dram and --set applied.
+// load_arch, with each of the architecture's warnings (arch_warnings) as one
+// line on stderr.
+ArchConfig loaded_arch(const ArchRequest& req);
 ArchConfig arch_from(const po::variables_map& vm, const std::string& command, const SimOptions& s);
 // An architecture by name or file, with the command's --dram and --set.
 ArchConfig arch_named(const std::string& arch, const SimOptions& s);

@@ -96,6 +96,7 @@ nlohmann::json report_state(const Report& r) {
           {"dram_bytes_written", r.dram_bytes_written},
           {"dram_bw_utilization", r.dram_bw_utilization},
           {"sram_bank_conflict_cycles", r.sram_bank_conflict_cycles},
+          {"warnings", r.warnings},
           {"ops", r.ops},
           {"sim_wall_s", r.sim_wall_s},
           {"config", r.config},
@@ -136,6 +137,7 @@ Report report_from_state(const nlohmann::json& j) {
   j.at("dram_bytes_written").get_to(r.dram_bytes_written);
   j.at("dram_bw_utilization").get_to(r.dram_bw_utilization);
   j.at("sram_bank_conflict_cycles").get_to(r.sram_bank_conflict_cycles);
+  j.at("warnings").get_to(r.warnings);
   j.at("ops").get_to(r.ops);
   j.at("sim_wall_s").get_to(r.sim_wall_s);
   r.config = j.at("config");

@@ -69,8 +69,10 @@ struct Report {
   std::vector<double> stat_totals;
   std::vector<std::vector<double>> op_stats;
   std::vector<std::uint64_t> op_conflicts;  // each operation's SRAM bank-conflict cycles
-  nlohmann::json functional;                // functional runs: the check against the reference
-  nlohmann::json extra;                     // command-specific figures, merged into the top level
+  // What in the configuration is wasteful or has no effect (arch_warnings).
+  std::vector<std::string> warnings;
+  nlohmann::json functional;  // functional runs: the check against the reference
+  nlohmann::json extra;       // command-specific figures, merged into the top level
 };
 
 // Derived figures: GOPS, GOPS/W, GOPS/mm2, pJ per op, J per token.

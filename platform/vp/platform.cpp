@@ -6,6 +6,7 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "arch/accelerators.hpp"
+#include "arch/arch_warnings.hpp"
 #include "common/error.hpp"
 #include "dma/dma.hpp"
 
@@ -215,6 +216,7 @@ Report Platform::report() const {
   for (const auto& [module, mm2] : r.area_breakdown_mm2) r.area_mm2 += mm2;
   for (const OpReport& op : m_results) r.work_ops += op.work_ops;
   r.sram_bank_conflict_cycles = m_accel->bank_conflict_cycles();
+  r.warnings = arch_warnings(m_config);
   r.config = {{"setting", setting_name(m_config)},
               {"clock_mhz", m_config.clock_mhz},
               {"systolic",

@@ -1,5 +1,6 @@
 // eva-sim gemm end to end: the JSON report, its keys and values, against the
 // documented formula and against a checked-in expected report.
+#include <algorithm>
 #include <fstream>
 
 #include <catch2/catch.hpp>
@@ -257,4 +258,25 @@ TEST_CASE("EVA's mode policy estimate: INT8 mode at 8 and 32 rows, where it is t
     CHECK(r.estimate == r.int8);
     CHECK(eva_layer(dir, m, {})["cycles"].get<double>() == r.vq);  // thresholds: VQ-lookup mode up to 32 rows
   }
+}
+
+TEST_CASE("A wasteful configuration runs, with its warnings in the report and one line each on stderr") {
+  Scratch dir;
+  const Run r = eva_sim(dir, {"gemm", "--arch", "eva", "--m", "1", "--n", "512", "--k", "512", "--quiet", "--json",
+                              "r.json", "--set", "oc.banks=256"});
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto j = dir.json("r.json");
+  REQUIRE(j["warnings"].size() == 2);  // idle banks, and a codebook deeper than a bank
+  CHECK(j["warnings"][1].get<std::string>().find("less than a codebook's 256") != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 2);
+  CHECK(r.err.rfind("eva-sim: warning: eva: oc.banks: 256 banks", 0) == 0);
+  // The same run composed from its signature (run, compare) carries them too.
+  dir.write("m.yaml", tiny_model);
+  const Run c = eva_sim(dir, {"compare", "--model", "m.yaml", "--archs", "eva,sa", "--quiet", "--json", "c.json",
+                              "--set", "oc.banks=256"});
+  REQUIRE(c.exit_code == 0);
+  CHECK(dir.json("c.json")["results"][0]["warnings"].size() == 2);
+  CHECK(dir.json("c.json")["results"][1]["warnings"].empty());
+  CHECK(eva_sim(dir, {"gemm", "--arch", "eva", "--m", "1", "--n", "512", "--k", "512", "--quiet"}).err.empty());
 }

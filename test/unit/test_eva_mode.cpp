@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "arch/arch_warnings.hpp"
 #include "config/load_arch.hpp"
 #include "eva/eva_mode.hpp"
 
@@ -42,4 +43,33 @@ TEST_CASE("The named settings carry EVA's mode policy, and a report names the se
   q.sets = paper.sets;
   CHECK(load_arch(q).eva.mode_policy == ModePolicy::thresholds);
   CHECK(std::string(setting_name(load_arch(q))) == "paper");
+}
+
+namespace {
+
+std::vector<std::string> warnings_of(const std::string& arch, std::vector<std::string> sets = {}) {
+  ArchRequest q;
+  q.arch = arch;
+  q.sets = std::move(sets);
+  return arch_warnings(load_arch(q));
+}
+
+bool has(const std::vector<std::string>& ws, const std::string& part) {
+  for (const std::string& w : ws)
+    if (w.find(part) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("Wasteful EVA configurations are named: unused lookups, idle OC banks, a codebook deeper than a bank") {
+  for (const char* a : {"eva", "eva-w3", "eva-w4", "eva-gptvq", "eva-oc1", "sa", "figlut", "vq-conflict"})
+    CHECK(warnings_of(a).empty());
+  // 3 units x 32 inputs: a pass takes 64 rows, 32 lookups idle.
+  CHECK(has(warnings_of("eva", {"epilogue.units=3", "oc.banks=128"}), "32 are never used"));
+  // The ablation presets keep the published 128-bank OC with fewer units.
+  CHECK(has(warnings_of("eva-eu1x4"), "oc.banks: 128 banks, but the epilogue reads 4 a cycle"));
+  // More banks of the same size: 128 entries per bank, half a codebook.
+  CHECK(has(warnings_of("eva", {"oc.banks=256"}), "less than a codebook's 256"));
+  CHECK(warnings_of("eva", {"oc.banks=256", "oc.size_kib=256", "epilogue.units=8"}).empty());
 }

@@ -1,0 +1,42 @@
+#include "arch/arch_warnings.hpp"
+
+#include <fmt/format.h>
+
+#include "pack/operand_layout.hpp"
+
+namespace eva {
+
+std::vector<std::string> arch_warnings(const ArchConfig& c) {
+  std::vector<std::string> out;
+  if (c.kind != ArchKind::eva) return out;
+  // EVA's epilogue: a pass takes a power of two of sub-vector rows, as many as
+  // the units add in a cycle; lookups beyond it are never used.
+  const std::uint64_t lookups = eva_lookups(c.epilogue);
+  std::uint64_t used = 1;
+  while (used * 2 <= lookups) used *= 2;
+  if (used < lookups)
+    out.push_back(fmt::format(
+        "epilogue: {} units x {} adder inputs = {} lookups a cycle, but a pass uses a power of two of them ({}): "
+        "{} are never used",
+        c.epilogue.units, c.epilogue.adder_inputs, lookups, used, lookups - used));
+  // OC banks beyond the lookups a cycle are never read in one cycle together;
+  // they only make each bank shallower.
+  if (static_cast<std::uint64_t>(c.oc.banks) > used)
+    out.push_back(fmt::format(
+        "oc.banks: {} banks, but the epilogue reads {} a cycle: {} are idle in every cycle (fewer banks of the same "
+        "size would each be deeper)",
+        c.oc.banks, used, static_cast<std::uint64_t>(c.oc.banks) - used));
+  // A codebook that does not fit a bank's depth: entry tiles, each pass
+  // reloading its slice and the epilogue sweeping the columns once per tile.
+  const std::uint64_t depth = eva_oc_depth(c.oc), entries = 1ull << c.vq.index_bits;
+  if (depth > 0 && depth < entries) {
+    const std::uint64_t tiles = (entries + depth - 1) / depth;
+    out.push_back(fmt::format(
+        "oc.size_kib: {} KiB holds {} entries per bank and region, less than a codebook's {}: codebooks are "
+        "re-read for every pass and the epilogue sweeps the columns {} times per codebook ({} KiB would hold them)",
+        c.oc.size_kib, depth, entries, tiles, c.oc.size_kib * tiles));
+  }
+  return out;
+}
+
+}  // namespace eva
