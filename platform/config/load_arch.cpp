@@ -124,16 +124,45 @@ ArchConfig load_arch(const ArchRequest& request) {
 
   ParamSet params = load_named(preset, dram_dir, builtin_dram_names(), "--dram", "dram.");
   params.merge(arch);
+  const ParamSet before_sets = params;
   params.merge(sets);
   if (request.dram) params.set("dram.preset", preset, "--dram " + preset);
   if (!params.find("dram.preset")) params.set("dram.preset", preset, "the default DRAM preset");
 
-  ArchConfig config;
-  ConfigReader reader(params, "architecture " + request.arch);
-  config.visit(reader);
-  reader.finish();
-  validate(config, reader);
-  validate_dram(config.dram, reader, params);
+  const auto read = [&request](const ParamSet& p) {
+    ArchConfig config;
+    ConfigReader reader(p, "architecture " + request.arch);
+    config.visit(reader);
+    reader.finish();
+    validate(config, reader);
+    validate_dram(config.dram, reader, p);
+    return config;
+  };
+  ArchConfig config = read(params);
+  // EVA's OC follows its epilogue, unless --set gives it: one bank per lookup
+  // a cycle (units x adder inputs, the power of two a pass uses), and, when
+  // the banks change, the size that keeps each bank's depth.
+  if (config.kind == ArchKind::eva &&
+      (sets.find("epilogue.units") || sets.find("epilogue.adder_inputs") || sets.find("oc.banks"))) {
+    ParamSet base_params = before_sets;
+    base_params.set("dram.preset", preset, "the DRAM preset");
+    const ArchConfig base = read(base_params);
+    std::uint64_t banks = static_cast<std::uint64_t>(config.oc.banks);
+    if (!sets.find("oc.banks")) {
+      const std::uint64_t lookups =
+          static_cast<std::uint64_t>(config.epilogue.units) * static_cast<std::uint64_t>(config.epilogue.adder_inputs);
+      banks = 1;
+      while (banks * 2 <= lookups) banks *= 2;
+      params.set("oc.banks", std::to_string(banks), "follows epilogue.units x epilogue.adder_inputs (--set)");
+    }
+    if (banks != static_cast<std::uint64_t>(base.oc.banks) && !sets.find("oc.size_kib")) {
+      const std::uint64_t per_bank =
+          static_cast<std::uint64_t>(base.oc.size_kib) * 1024 / static_cast<std::uint64_t>(base.oc.banks);
+      params.set("oc.size_kib", std::to_string((per_bank * banks + 1023) / 1024),
+                 "follows oc.banks, keeping each bank's depth (--set)");
+    }
+    config = read(params);
+  }
   return config;
 }
 

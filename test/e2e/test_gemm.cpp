@@ -263,7 +263,7 @@ TEST_CASE("EVA's mode policy estimate: INT8 mode at 8 and 32 rows, where it is t
 TEST_CASE("A wasteful configuration runs, with its warnings in the report and one line each on stderr") {
   Scratch dir;
   const Run r = eva_sim(dir, {"gemm", "--arch", "eva", "--m", "1", "--n", "512", "--k", "512", "--quiet", "--json",
-                              "r.json", "--set", "oc.banks=256"});
+                              "r.json", "--set", "oc.banks=256", "--set", "oc.size_kib=128"});
   INFO("stderr: " << r.err);
   REQUIRE(r.exit_code == 0);
   const auto j = dir.json("r.json");
@@ -274,7 +274,7 @@ TEST_CASE("A wasteful configuration runs, with its warnings in the report and on
   // The same run composed from its signature (run, compare) carries them too.
   dir.write("m.yaml", tiny_model);
   const Run c = eva_sim(dir, {"compare", "--model", "m.yaml", "--archs", "eva,sa", "--quiet", "--json", "c.json",
-                              "--set", "oc.banks=256"});
+                              "--set", "oc.banks=256", "--set", "oc.size_kib=128"});
   REQUIRE(c.exit_code == 0);
   CHECK(dir.json("c.json")["results"][0]["warnings"].size() == 2);
   CHECK(dir.json("c.json")["results"][1]["warnings"].empty());

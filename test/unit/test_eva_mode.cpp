@@ -70,6 +70,26 @@ TEST_CASE("Wasteful EVA configurations are named: unused lookups, idle OC banks,
   // The ablation presets keep the published 128-bank OC with fewer units.
   CHECK(has(warnings_of("eva-eu1x4"), "oc.banks: 128 banks, but the epilogue reads 4 a cycle"));
   // More banks of the same size: 128 entries per bank, half a codebook.
-  CHECK(has(warnings_of("eva", {"oc.banks=256"}), "less than a codebook's 256"));
+  CHECK(has(warnings_of("eva", {"oc.banks=256", "oc.size_kib=128"}), "less than a codebook's 256"));
   CHECK(warnings_of("eva", {"oc.banks=256", "oc.size_kib=256", "epilogue.units=8"}).empty());
+}
+
+TEST_CASE("EVA's OC follows its epilogue unless --set gives it: a bank per lookup, each bank as deep as before") {
+  const auto oc = [](const std::string& arch, std::vector<std::string> sets) {
+    ArchRequest q;
+    q.arch = arch;
+    q.sets = std::move(sets);
+    const ArchConfig c = load_arch(q);
+    return std::pair{c.oc.banks, c.oc.size_kib};
+  };
+  CHECK(oc("eva", {}) == std::pair{128, 128});
+  CHECK(oc("eva", {"epilogue.units=8"}) == std::pair{256, 256});
+  CHECK(oc("eva", {"epilogue.units=1"}) == std::pair{32, 32});
+  CHECK(oc("eva", {"epilogue.units=3"}) == std::pair{64, 64});  // the power of two a pass uses
+  CHECK(oc("eva", {"epilogue.adder_inputs=64"}) == std::pair{256, 256});
+  CHECK(oc("eva", {"oc.banks=256"}) == std::pair{256, 256});                      // the size keeps the depth
+  CHECK(oc("eva", {"epilogue.units=8", "oc.banks=128"}) == std::pair{128, 128});  // given: kept
+  CHECK(oc("eva", {"epilogue.units=8", "oc.size_kib=512"}) == std::pair{256, 512});
+  CHECK(oc("eva-oc1", {"epilogue.units=2"}) == std::pair{64, 32});  // one region of 64 KB: depth kept
+  CHECK(oc("sa", {"epilogue.units=8"}) == oc("sa", {}));            // only EVA has an OC
 }
