@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "pack/operand_layout.hpp"
+#include "eva/eva_sizes.hpp"
 
 namespace eva {
 
@@ -11,9 +11,7 @@ std::vector<std::string> arch_warnings(const ArchConfig& c) {
   if (c.kind != ArchKind::eva) return out;
   // EVA's epilogue: a pass takes a power of two of sub-vector rows, as many as
   // the units add in a cycle; lookups beyond it are never used.
-  const std::uint64_t lookups = eva_lookups(c.epilogue);
-  std::uint64_t used = 1;
-  while (used * 2 <= lookups) used *= 2;
+  const std::uint64_t lookups = eva_lookups(c.epilogue), used = eva_pass_lookups(c.epilogue);
   if (used < lookups)
     out.push_back(fmt::format(
         "epilogue: {} units x {} adder inputs = {} lookups a cycle, but a pass uses a power of two of them ({}): "

@@ -178,7 +178,8 @@ void EvaAccelerator::check(const GemmDescriptor& op) const {
   const bool int8 = int8_mode(op.m, op.k, op.n, op.functional);
   // VQ-lookup mode's double-buffered operands must fit their buffers' halves.
   if (!int8) {
-    const std::string misfit = vq_misfit(op.m, op.k, op.n);
+    const EvaTiler t = tiler(op.m, op.k, op.n);
+    const std::string misfit = vq_misfit(t, vq_totals(t, op.n));
     if (!misfit.empty()) throw InputError(misfit);
   } else {
     if (op.functional)
@@ -190,65 +191,54 @@ void EvaAccelerator::check(const GemmDescriptor& op) const {
   }
 }
 
-std::string EvaAccelerator::vq_misfit(std::uint64_t m, std::uint64_t k, std::uint64_t n) const {
+EvaAccelerator::VqTotals EvaAccelerator::vq_totals(const EvaTiler& t, std::uint64_t n) const {
   const VqFormat& f = m_config.vq;
-  const EvaTiler t = tiler(m, k, n);
   const auto d = static_cast<std::uint64_t>(f.vector_dim);
-  const std::uint64_t entries = 1ull << f.index_bits;
-  std::uint64_t act = 0, cb = 0;
+  const std::uint64_t tc = EvaTiler::tile_cols;
+  const std::uint64_t resident = static_cast<std::uint64_t>(f.codebooks) << f.index_bits;
+  const bool overlap = m_config.oc.buffers > 1;
+  VqTotals out;
   for (std::uint64_t i = 0; i < t.size(); ++i) {
     const EvaPass p = t.at(i);
-    act = std::max(act, p.m * p.v * d * 2);
-    cb = std::max(cb, (t.codebooks_resident() ? static_cast<std::uint64_t>(f.codebooks) * entries : p.e) * d * 2);
+    const std::uint64_t act = p.m * p.v * d * 2, cb = (t.codebooks_resident() ? resident : p.e) * d * 2;
+    out.activation_bytes = std::max(out.activation_bytes, act);
+    out.codebook_bytes = std::max(out.codebook_bytes, cb);
+    // Each pass takes the longer of its OC computation and its epilogue pass
+    // with a double-buffered OC (their sum with a single one), plus the adder
+    // trees' pipeline once per input-row tile.
+    const std::uint64_t gemm = array.oc_cycles(p.v * p.m, d, p.e), epilogue = p.n * column_cycles(p.v * p.m);
+    out.cycles += overlap ? std::max(gemm, epilogue) : gemm + epilogue;
+    if (p.last_of_rows) out.cycles += m_pipeline;
+    // What fetch, fetch_indices and store move.
+    if (p.first_of_tile) out.dram_bytes += act;
+    if (p.new_codebook) out.dram_bytes += cb;
+    out.dram_bytes += p.n / tc * p.v * t.column_bytes(tc) + (p.n % tc ? p.v * t.column_bytes(p.n % tc) : 0);
+    if (p.last_of_rows) out.dram_bytes += p.m * n * 2;
   }
+  return out;
+}
+
+std::string EvaAccelerator::vq_misfit(const EvaTiler& t, const VqTotals& totals) const {
   const auto half = [](int kib) { return static_cast<std::uint64_t>(kib) * 1024 / 2; };
-  if (act > half(m_config.buffers.input_kib))
+  if (totals.activation_bytes > half(m_config.buffers.input_kib))
     return fmt::format("buffers.input_kib: {} KiB cannot double-buffer {} B of activations", m_config.buffers.input_kib,
-                       act);
-  if (cb > half(m_config.buffers.codebook_kib))
+                       totals.activation_bytes);
+  if (totals.codebook_bytes > half(m_config.buffers.codebook_kib))
     return fmt::format("buffers.codebook_kib: {} KiB cannot double-buffer {} B of codebooks",
-                       m_config.buffers.codebook_kib, cb);
+                       m_config.buffers.codebook_kib, totals.codebook_bytes);
   if (EvaTiler::tile_cols * t.column_bytes(t.block_rows()) > half(m_config.buffers.weight_kib))
     return fmt::format("buffers.weight_kib: {} KiB (the index buffer) cannot double-buffer one tile of index columns",
                        m_config.buffers.weight_kib);
   return "";
 }
 
-std::uint64_t EvaAccelerator::vq_cycles(const EvaTiler& t) const {
-  // Each pass takes the longer of its OC computation and its epilogue pass
-  // with a double-buffered OC (their sum with a single one), plus the adder
-  // trees' pipeline once per input-row tile.
-  std::uint64_t cycles = 0;
-  const auto d = static_cast<std::uint64_t>(m_config.vq.vector_dim);
-  const bool overlap = m_config.oc.buffers > 1;
-  for (std::uint64_t i = 0; i < t.size(); ++i) {
-    const EvaPass p = t.at(i);
-    const std::uint64_t gemm = array.oc_cycles(p.v * p.m, d, p.e), epilogue = p.n * column_cycles(p.v * p.m);
-    cycles += overlap ? std::max(gemm, epilogue) : gemm + epilogue;
-    if (p.last_of_rows) cycles += m_pipeline;
-  }
-  return cycles;
-}
-
 ModeCost EvaAccelerator::vq_cost(std::uint64_t m, std::uint64_t k, std::uint64_t n) const {
-  ModeCost c;
-  c.fits = vq_misfit(m, k, n).empty();
   const EvaTiler t = tiler(m, k, n);
-  const VqFormat& f = m_config.vq;
-  const auto d = static_cast<std::uint64_t>(f.vector_dim);
-  const std::uint64_t tc = EvaTiler::tile_cols;
-  c.cycles = static_cast<double>(vq_cycles(t));
-  // What fetch, fetch_indices and store move, pass by pass.
-  std::uint64_t bytes = 0;
-  for (std::uint64_t i = 0; i < t.size(); ++i) {
-    const EvaPass p = t.at(i);
-    if (p.first_of_tile) bytes += p.m * p.v * d * 2;
-    if (p.new_codebook)
-      bytes += (t.codebooks_resident() ? static_cast<std::uint64_t>(f.codebooks) << f.index_bits : p.e) * d * 2;
-    bytes += p.n / tc * p.v * t.column_bytes(tc) + (p.n % tc ? p.v * t.column_bytes(p.n % tc) : 0);
-    if (p.last_of_rows) bytes += p.m * n * 2;
-  }
-  c.bytes = static_cast<double>(bytes);
+  const VqTotals totals = vq_totals(t, n);
+  ModeCost c;
+  c.fits = vq_misfit(t, totals).empty();
+  c.cycles = static_cast<double>(totals.cycles);
+  c.bytes = static_cast<double>(totals.dram_bytes);
   return c;
 }
 
@@ -314,7 +304,7 @@ std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
   m_workers.start(
       stages, [this, &plan] { store(plan); }, "store");
   stages.wait();
-  return vq_cycles(t);
+  return vq_totals(t, op.n).cycles;
 }
 
 std::uint64_t EvaAccelerator::execute_vector(const VectorDescriptor& op) {

@@ -89,12 +89,17 @@ class EvaAccelerator : public Accelerator {
 
  private:
   bool above_threshold(std::uint64_t m) const { return m > static_cast<std::uint64_t>(m_config.vq.prefill_above_m); }
+  // VQ-lookup mode's passes, walked once: the largest activation and
+  // codebook halves a pass needs, the cycles with memory never late, and the
+  // bytes fetch, fetch_indices and store move.
+  struct VqTotals {
+    std::uint64_t activation_bytes = 0, codebook_bytes = 0, cycles = 0, dram_bytes = 0;
+  };
+  VqTotals vq_totals(const EvaTiler& t, std::uint64_t n) const;
   // What keeps a layer from VQ-lookup mode's buffers ("" when it fits).
-  std::string vq_misfit(std::uint64_t m, std::uint64_t k, std::uint64_t n) const;
+  std::string vq_misfit(const EvaTiler& t, const VqTotals& totals) const;
   // The codebooks' bytes for a K x N layer (every GPTVQ group's).
   std::uint64_t codebook_bytes(std::uint64_t k, std::uint64_t n) const;
-  // VQ-lookup mode's cycles with memory never late.
-  std::uint64_t vq_cycles(const EvaTiler& t) const;
   void fetch(EvaPlan& plan);
   void fetch_indices(EvaPlan& plan);
   void compute_oc(EvaPlan& plan);

@@ -21,6 +21,7 @@
 #include <cstdint>
 
 #include "common/vq_format.hpp"
+#include "eva/eva_sizes.hpp"
 
 namespace eva {
 
@@ -122,11 +123,6 @@ class EvaTiler {
 
  private:
   static std::uint64_t ceil(std::uint64_t a, std::uint64_t b) { return b ? (a + b - 1) / b : 0; }
-  static std::uint64_t pow2_floor(std::uint64_t x) {
-    std::uint64_t p = 1;
-    while (p * 2 <= x) p *= 2;
-    return p;
-  }
   void locate_v(std::uint64_t tile, std::uint64_t& v0, std::uint64_t& v) const {
     if (!m_f.group_k) {
       v0 = tile * m_vt;

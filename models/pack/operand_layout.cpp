@@ -246,15 +246,6 @@ EncodedGemm encode_figlut_gemm(const FormatConfig& f, const FiglutConfig& c, con
   return e;
 }
 
-std::uint64_t eva_lookups(const EpilogueConfig& e) {
-  return static_cast<std::uint64_t>(e.units) * static_cast<std::uint64_t>(e.adder_inputs);
-}
-
-std::uint64_t eva_oc_depth(const SramConfig& oc) {
-  return static_cast<std::uint64_t>(oc.size_kib) * 1024 / static_cast<std::uint64_t>(oc.buffers) /
-         (static_cast<std::uint64_t>(oc.banks) * static_cast<std::uint64_t>(oc.bank_width_bytes));
-}
-
 EvaTiler eva_tiler(const VqFormat& f, const EpilogueConfig& e, const SramConfig& oc, std::uint64_t m, std::uint64_t k,
                    std::uint64_t n) {
   return EvaTiler(m, k, n, f, eva_lookups(e), eva_oc_depth(oc));

@@ -8,6 +8,7 @@
 
 #include "arch/arch_config.hpp"
 #include "common/vq_math.hpp"
+#include "eva/eva_sizes.hpp"
 #include "eva/eva_tiler.hpp"
 #include "pack/encoded_gemm.hpp"
 #include "systolic/ws_tiler.hpp"
@@ -47,11 +48,8 @@ EncodedGemm encode_figlut_gemm(const FormatConfig& f, const FiglutConfig& c, con
                                const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m,
                                std::uint64_t n, std::uint64_t k);
 
-// EVA: lookups per cycle (epilogue.units x adder_inputs) and the OC SRAM's
-// depth per half (oc.size_kib x 1024 / 2 / (banks x bank_width_bytes)) set
-// the index tiling (EvaTiler).
-std::uint64_t eva_lookups(const EpilogueConfig& e);
-std::uint64_t eva_oc_depth(const SramConfig& oc);
+// EVA: lookups per cycle and the OC SRAM's depth per region (eva/eva_sizes.hpp)
+// set the index tiling (EvaTiler).
 EvaTiler eva_tiler(const VqFormat& f, const EpilogueConfig& e, const SramConfig& oc, std::uint64_t m, std::uint64_t k,
                    std::uint64_t n);
 std::vector<std::uint8_t> eva_index_image(const EvaTiler& t, const VqMatrix& w);

@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "config/builtin_files.hpp"
 #include "dram/address_mapper.hpp"
+#include "eva/eva_sizes.hpp"
 
 namespace eva {
 
@@ -149,16 +150,13 @@ ArchConfig load_arch(const ArchRequest& request) {
     const ArchConfig base = read(base_params);
     std::uint64_t banks = static_cast<std::uint64_t>(config.oc.banks);
     if (!sets.find("oc.banks")) {
-      const std::uint64_t lookups =
-          static_cast<std::uint64_t>(config.epilogue.units) * static_cast<std::uint64_t>(config.epilogue.adder_inputs);
-      banks = 1;
-      while (banks * 2 <= lookups) banks *= 2;
+      banks = eva_pass_lookups(config.epilogue);
       params.set("oc.banks", std::to_string(banks), "follows epilogue.units x epilogue.adder_inputs (--set)");
     }
     if (banks != static_cast<std::uint64_t>(base.oc.banks) && !sets.find("oc.size_kib")) {
-      const std::uint64_t per_bank =
-          static_cast<std::uint64_t>(base.oc.size_kib) * 1024 / static_cast<std::uint64_t>(base.oc.banks);
-      params.set("oc.size_kib", std::to_string((per_bank * banks + 1023) / 1024),
+      const std::uint64_t bytes = eva_oc_depth(base.oc) * static_cast<std::uint64_t>(base.oc.buffers) * banks *
+                                  static_cast<std::uint64_t>(base.oc.bank_width_bytes);
+      params.set("oc.size_kib", std::to_string((bytes + 1023) / 1024),
                  "follows oc.banks, keeping each bank's depth (--set)");
     }
     config = read(params);
