@@ -8,6 +8,14 @@ namespace eva {
 
 std::vector<std::string> arch_warnings(const ArchConfig& c) {
   std::vector<std::string> out;
+  // FIGLUT's PE is priced as published (figlut_4: mu 4, 8 RACs per LUT); the
+  // cost of another LUT size or RAC count is not modelled.
+  const FiglutConfig published;
+  if (c.kind == ArchKind::figlut && (c.figlut.mu != published.mu || c.figlut.racs_per_pe != published.racs_per_pe))
+    out.push_back(fmt::format(
+        "figlut: mu = {} and racs_per_pe = {} change the timing, but each PE's area and power stay the published "
+        "ones for mu = {} and racs_per_pe = {} (energy.pe_w, area.pe_mm2)",
+        c.figlut.mu, c.figlut.racs_per_pe, published.mu, published.racs_per_pe));
   if (c.kind != ArchKind::eva) return out;
   // EVA's epilogue: a pass takes a power of two of sub-vector rows, as many as
   // the units add in a cycle; lookups beyond it are never used.

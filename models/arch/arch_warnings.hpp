@@ -10,7 +10,9 @@
 namespace eva {
 
 // One line each; empty for every built-in architecture but EVA's ablation
-// presets with fewer epilogue units than OC banks. (DRAM keys the DRAM kind
+// presets with fewer epilogue units than OC banks. FIGLUT with a LUT size or
+// RAC count other than the published one is named too: its PE's cost does not
+// follow them. (DRAM keys the DRAM kind
 // does not read are refused by the loader instead.)
 std::vector<std::string> arch_warnings(const ArchConfig& c);
 

@@ -261,9 +261,9 @@ void ant(ArchConfig& c) {
   c.description = "ANT, adaptive numeric types (int/flint/PoT) on a 32x32 WS array, A8W8";
   c.systolic.tile_overhead_cycles = 2;  // EVA artifact baselines.yaml pipeline_overhead_cycles (decoders)
   // energy: artifact baselines.yaml ant: core_power; buffers as sa (the defaults)
-  c.energy.array_w = 1.722159605;
+  c.energy.pe_w = 0.0016817964892578126;  // core_power 1.722159605 W over 32 x 32 PEs
   // area: artifact configs/hardware.yaml ant
-  c.area.array_mm2 = 0.54706176;
+  c.area.pe_mm2 = 0.00053424;  // 0.54706176 mm2 over 32 x 32 PEs
 }
 
 // EVA with AQLM 2x8 weights (d = 8, 2 bits per weight): "EVA-W2", the paper's
@@ -282,16 +282,14 @@ void eva(ArchConfig& c) {
   c.oc.size_kib = 128;                  // two 64 KB halves (128 banks x 256 FP16 entries each, BRIEF section 3),
   c.oc.buffers = 2;                     // double-buffered: the epilogue overlaps the next pass's GEMM, as the
                                         // artifact's pass cost max(GEMM, N) assumes (docs/EVA.md)
-  c.oc.priced_kib = 64;                 // the published OC, 64 KB, is in area.buffer_mm2 and sram_leakage_w;
-                                        // the second half is priced per KiB
   c.oc.read_pj_per_bit = 0.0171028125;  // artifact eva.yaml cap_buf read/write energy (nJ/bit x 1000)
   c.oc.write_pj_per_bit = 0.025327875;
   // energy: artifact eva.yaml vqarray_2_decode (nJ/bit x 1000 = pJ/bit; nJ/cycle x 0.5 = W)
-  c.energy.array_w = 1.4269;  // array_power (FP16 input-stationary mode)
-  c.energy.epilogue_unit_w = 0.0599838;
-  c.energy.vector_w = 0.1847423889;
-  c.energy.sram_leakage_w = 1.183463232;
-  c.energy.weight.read_pj_per_bit = 0.0455898;  // index buffer (wbuf)
+  c.energy.pe_w = 0.00139345703125;            // array_power 1.4269 W (FP16 input-stationary mode) over 32 x 32
+  c.energy.epilogue_input_w = 0.00187449375;   // epilogue_power_per_unit 0.0599838 W over a unit's 32 inputs
+  c.energy.vector_lane_w = 0.005773199653125;  // sfu_power 0.1847423889 W over 32 lanes
+  c.energy.sram_leakage_w_per_mm2 = 1.444558390961125;  // 1.183463232 W over the buffers' 0.8192560712015196 mm2
+  c.energy.weight.read_pj_per_bit = 0.0455898;          // index buffer (wbuf)
   c.energy.weight.write_pj_per_bit = 0.0800469;
   c.energy.input.read_pj_per_bit = 0.027558203125;
   c.energy.input.write_pj_per_bit = 0.049760546875;
@@ -300,10 +298,13 @@ void eva(ArchConfig& c) {
   c.energy.codebook.read_pj_per_bit = 0.0142475;
   c.energy.codebook.write_pj_per_bit = 0.0364498;
   // area: artifact configs/hardware.yaml vqarray_2_decode and eva.yaml
-  c.area.array_mm2 = 0.480927888;
-  c.area.epilogue_unit_mm2 = 0.012602772;
-  c.area.vector_mm2 = 0.06338077;
-  c.area.buffer_mm2 = 0.8192560712015196;
+  c.area.pe_mm2 = 0.000469656140625;           // 0.480927888 mm2 over 32 x 32 PEs
+  c.area.epilogue_input_mm2 = 0.000393836625;  // 0.012602772 mm2 per unit over 32 inputs
+  c.area.vector_lane_mm2 = 0.0019806490625;    // 0.06338077 mm2 over 32 lanes
+  // buffers 0.8192560712015196 mm2 with the published 64 KB OC: 608 KiB of
+  // cells (input 256, index 128, output 128, codebook 32, OC 64), the rest over
+  // 5 SRAMs x 128 banks x 2 B of port
+  c.area.sram_mm2_per_port_byte = 0.00014586140562618705;
 }
 
 // Ablation (EVA paper Table X): one epilogue unit of 32 inputs instead of 4 x 32.
@@ -388,8 +389,8 @@ void figlut(ArchConfig& c) {
   c.formats.out_bits = 16;
   c.formats.acc_bits = 32;
   // energy: artifact baselines.yaml figlut_4 (nJ/bit x 1000 = pJ/bit; nJ/cycle x 0.5 = W)
-  c.energy.array_w = 3.006158389;  // core_power
-  c.energy.sram_leakage_w = 1.02195664;
+  c.energy.pe_w = 0.0234856124140625;  // core_power 3.006158389 W over 4 MPUs x 2 x 16 PEs (LUTs included)
+  c.energy.sram_leakage_w_per_mm2 = 1.2651295425060338;  // 1.02195664 W over the buffers' 0.80778814 mm2
   c.energy.weight.read_pj_per_bit = 0.01850515625;
   c.energy.weight.write_pj_per_bit = 0.040707421875;
   c.energy.input.read_pj_per_bit = 0.06174462890625;
@@ -397,8 +398,9 @@ void figlut(ArchConfig& c) {
   c.energy.output.read_pj_per_bit = 0.06174462890625;
   c.energy.output.write_pj_per_bit = 0.1521748046875;
   // area: artifact configs/hardware.yaml figlut_4
-  c.area.array_mm2 = 0.711037152;
-  c.area.buffer_mm2 = 0.80778814;
+  c.area.pe_mm2 = 0.00555497775;  // 0.711037152 mm2 over 4 MPUs x 2 x 16 PEs
+  // buffers 0.80778814 mm2: 512 KiB of cells, the rest over 3 x 128 banks x 2 B of port
+  c.area.sram_mm2_per_port_byte = 0.0003582181406249999;
 }
 
 // FIGNA (HPCA'24): FP16 activations pre-aligned to integers, INT4 weights, an
@@ -413,8 +415,8 @@ void figna(ArchConfig& c) {
   c.formats.weight_bits = 4;
   c.formats.out_bits = 16;
   // energy: artifact baselines.yaml figna (nJ/bit x 1000 = pJ/bit; nJ/cycle x 0.5 = W)
-  c.energy.array_w = 1.585460629;  // core_power
-  c.energy.sram_leakage_w = 1.01316096;
+  c.energy.pe_w = 0.0015483013955078125;                 // core_power 1.585460629 W over 32 x 32 PEs
+  c.energy.sram_leakage_w_per_mm2 = 1.4204752086474672;  // 1.01316096 W over the buffers' 0.7132549402004 mm2
   c.energy.weight.read_pj_per_bit = 0.026060546875;
   c.energy.weight.write_pj_per_bit = 0.0429734375;
   c.energy.input.read_pj_per_bit = 0.0846931640625;
@@ -422,8 +424,9 @@ void figna(ArchConfig& c) {
   c.energy.output.read_pj_per_bit = 0.0846931640625;
   c.energy.output.write_pj_per_bit = 0.154239453125;
   // area: artifact configs/hardware.yaml figna
-  c.area.array_mm2 = 0.43451856;
-  c.area.buffer_mm2 = 0.7132549402004;
+  c.area.pe_mm2 = 0.00042433453125;  // 0.43451856 mm2 over 32 x 32 PEs
+  // buffers 0.7132549402004 mm2: 512 KiB of cells, the rest over 3 x 128 banks x 2 B of port
+  c.area.sram_mm2_per_port_byte = 0.0002351280367192708;
 }
 
 // Plain 32x32 weight-stationary systolic array, A8W8 with 8-bit outputs
@@ -449,16 +452,19 @@ void vq_conflict(ArchConfig& c) {
   c.vq.vector_dim = 8;
   // Energy and area: the artifact publishes none for this baseline. Its buffers
   // take EVA's figures (codebook, index, input and output buffers); its lanes and
-  // multiply-add datapath take the sa array's power and area, a stand-in for a
-  // datapath of similar size, so its energy is indicative only.
-  c.energy.sram_leakage_w = 1.183463232;
+  // multiply-add datapath take the sa array's power and area over its 4 lanes, a
+  // stand-in for a datapath of similar size, so its energy is indicative only.
+  c.energy.pe_w = 0.15690636525;                        // per lane: sa's 0.627625461 W over 4 lanes
+  c.energy.sram_leakage_w_per_mm2 = 1.444558390961125;  // EVA's
   c.energy.weight.read_pj_per_bit = 0.0455898;
   c.energy.weight.write_pj_per_bit = 0.0800469;
   c.energy.input.read_pj_per_bit = 0.027558203125;
   c.energy.input.write_pj_per_bit = 0.049760546875;
   c.energy.output.read_pj_per_bit = 0.027558203125;
   c.energy.output.write_pj_per_bit = 0.049760546875;
-  c.area.buffer_mm2 = 0.8192560712015196;
+  c.energy.codebook.bank_kib = 8;  // EVA's codebook figures taken for this SRAM's own 32 KiB in 4 banks
+  c.area.pe_mm2 = 0.082672128;     // per lane: sa's 0.330688512 mm2 over 4 lanes
+  c.area.sram_mm2_per_port_byte = 0.00014586140562618705;  // EVA's
 }
 
 // Ablation (EVA paper Table X): conflict-free VQ decode, every lane with its own

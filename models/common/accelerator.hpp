@@ -56,6 +56,9 @@ class Accelerator : public sc_core::sc_module {
   // accelerator). DRAM is the platform's.
   Breakdown energy_breakdown_j(double seconds) const;
   Breakdown area_breakdown_mm2() const;
+  // The power drawn whatever the accelerator does (every unit's leakage), W:
+  // what a unit's energy grows by per second of run at its counts so far.
+  double static_power_w() const;
   // Dense accelerators: encodes x (M x K) and W (K x N), row-major floats,
   // into this accelerator's formats. Throws InputError where functional runs
   // are not modelled.
@@ -111,6 +114,12 @@ inline Breakdown Accelerator::area_breakdown_mm2() const {
   Breakdown b;
   for (const PricedUnit* u : priced_units()) b[u->energy_group()] += u->area_mm2();
   return b;
+}
+
+inline double Accelerator::static_power_w() const {
+  double w = 0.0;
+  for (const PricedUnit* u : priced_units()) w += u->energy_j(1.0) - u->energy_j(0.0);
+  return w;
 }
 
 inline EncodedGemm Accelerator::encode_gemm(const std::vector<float>&, const std::vector<float>&, std::uint64_t,

@@ -50,22 +50,33 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
     : Accelerator(name),
       dma("dma", config.dma),
       array("array", config.systolic, config.clock_mhz,
-            UnitPower(config.energy.array_w, config.energy, config.area.array_mm2)),
-      oc("oc", config.oc, config.clock_mhz),
+            array_power(
+                config.energy, config.area,
+                static_cast<std::uint64_t>(config.systolic.rows) * static_cast<std::uint64_t>(config.systolic.cols))),
+      oc("oc", oc_sram(config), config.clock_mhz),
       epilogue_units("epilogue", static_cast<std::size_t>(config.epilogue.units),
                      [&config](const char* name, std::size_t i) {
                        return new EpilogueUnit(
                            name, config.epilogue, static_cast<int>(i), static_cast<std::uint64_t>(config.oc.banks),
                            config.clock_mhz,
-                           UnitPower(config.energy.epilogue_unit_w, config.energy, config.area.epilogue_unit_mm2));
+                           epilogue_unit_power(config.energy, config.area,
+                                               static_cast<std::uint64_t>(config.epilogue.adder_inputs)));
                      }),
       vector("vector", config.vector, config.clock_mhz,
-             UnitPower(config.energy.vector_w, config.energy, config.area.vector_mm2)),
-      input_buffer("input_buffer", buffer_sram(config.buffers.input_kib, config.energy.input), config.clock_mhz),
-      codebook_buffer("codebook_buffer", buffer_sram(config.buffers.codebook_kib, config.energy.codebook),
-                      config.clock_mhz),
-      index_buffer("index_buffer", buffer_sram(config.buffers.weight_kib, config.energy.weight), config.clock_mhz),
-      output_buffer("output_buffer", buffer_sram(config.buffers.output_kib, config.energy.output), config.clock_mhz),
+             vector_power(config.energy, config.area, static_cast<std::uint64_t>(config.vector.lanes))),
+      input_buffer("input_buffer",
+                   buffer_sram(config.buffers.input_kib, config.energy.input, sram_cost(config.area, config.energy)),
+                   config.clock_mhz),
+      codebook_buffer(
+          "codebook_buffer",
+          buffer_sram(config.buffers.codebook_kib, config.energy.codebook, sram_cost(config.area, config.energy)),
+          config.clock_mhz),
+      index_buffer("index_buffer",
+                   buffer_sram(config.buffers.weight_kib, config.energy.weight, sram_cost(config.area, config.energy)),
+                   config.clock_mhz),
+      output_buffer("output_buffer",
+                    buffer_sram(config.buffers.output_kib, config.energy.output, sram_cost(config.area, config.energy)),
+                    config.clock_mhz),
       bus("bus", config.check_protocol),
       buffer_port("buffer_port"),
       m_config(config),
@@ -77,11 +88,6 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
       m_codebook_base(buffer_bases(config.buffers)[1]),
       m_index_base(buffer_bases(config.buffers)[2]),
       m_output_base(buffer_bases(config.buffers)[3]),
-      // The buffers' lump figures, with the OC's capacity beyond the published
-      // 64 KB (oc.priced_kib) priced per KiB.
-      m_leakage(
-          std::max(0.0, config.energy.sram_leakage_w + config.oc.unpriced_kib() * config.oc.leakage_mw_per_kib * 1e-3),
-          std::max(0.0, config.area.buffer_mm2 + config.oc.unpriced_kib() * config.oc.area_mm2_per_kib)),
       // Prefill: A8 activations and outputs, INT32 accumulators (the EVA
       // artifact's vqarray_2_prefill, as its dense baselines).
       m_gemm(dma, array, WsBuffers{m_input_base, m_index_base, m_output_base},
@@ -102,7 +108,6 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
   array.buffer_port.bind(bus.target_socket);
   vector.buffer_port.bind(bus.target_socket);
   buffer_port.bind(bus.target_socket);
-  add_priced_part(m_leakage);
 }
 
 std::vector<std::uint64_t> EvaAccelerator::buffer_bases(const BufferConfig& b) {
@@ -125,6 +130,12 @@ std::vector<const StatGroup*> EvaAccelerator::stat_groups() {
   }
   for (const StatGroup* s : {&oc.stats(), &vector.stats()}) g.push_back(s);
   return g;
+}
+
+SramConfig EvaAccelerator::oc_sram(const EvaConfig& c) {
+  SramConfig s = c.oc;
+  s.cost = sram_cost(c.area, c.energy);
+  return s;
 }
 
 EvaTiler EvaAccelerator::tiler(std::uint64_t m, std::uint64_t k, std::uint64_t n) const {

@@ -77,6 +77,8 @@ class EvaAccelerator : public Accelerator {
   EvaTiler tiler(std::uint64_t m, std::uint64_t k, std::uint64_t n) const;
   // The buffers' windows on the local bus: input, codebook, index, output.
   static std::vector<std::uint64_t> buffer_bases(const BufferConfig& b);
+  // The OC SRAM as configured, priced at the architecture's SRAM figures.
+  static SramConfig oc_sram(const EvaConfig& c);
   // Whether an FC layer of M x K by K x N runs in INT8 mode, by
   // eva.mode_policy. Functional layers always follow vq.prefill_above_m: INT8
   // mode has no functional model.
@@ -114,7 +116,6 @@ class EvaAccelerator : public Accelerator {
   const std::uint64_t m_pipeline;  // adder-tree depth: log2(adder inputs) + 1
   // Local addresses of the buffers on the bus.
   std::uint64_t m_input_base, m_codebook_base, m_index_base, m_output_base;
-  PricedLeakage m_leakage;
   WsGemm m_gemm;       // prefill mode
   WsGemm m_attention;  // attention over the KV cache
   DenseWeights m_kv;

@@ -130,9 +130,12 @@ bool Sram::lookup_dmi(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
   return get_direct_mem_ptr(trans, dmi);
 }
 
-double Sram::energy_j(double) const {
-  if (!m_priced) return 0.0;
-  return (m_bits_read * m_config.read_pj_per_bit + m_bits_written * m_config.write_pj_per_bit) * 1e-12;
+double Sram::energy_j(double seconds) const {
+  const double leakage = m_config.leakage_w() * seconds;
+  if (!m_priced) return leakage;
+  return (m_bits_read * m_config.read_pj_per_bit + m_bits_written * m_config.write_pj_per_bit) *
+             m_config.bit_energy_scale() * 1e-12 +
+         leakage;
 }
 
 void Sram::flush_stats() {

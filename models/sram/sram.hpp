@@ -33,7 +33,8 @@ class Sram : public sc_core::sc_module, public PricedUnit {
       lookup_socket;
 
   // `priced`: the SRAM prices the bits it moves itself (else its owner's
-  // BufferTraffic does, as vq-conflict's sampled lookups need).
+  // BufferTraffic does, as vq-conflict's sampled lookups need). Its area and
+  // leakage are its own either way.
   Sram(const sc_core::sc_module_name& name, const SramConfig& config, double clock_mhz, bool priced = true);
   Sram(const Sram&) = delete;
   Sram& operator=(const Sram&) = delete;
@@ -49,12 +50,12 @@ class Sram : public sc_core::sc_module, public PricedUnit {
   LaneCounts lane_counts() const { return LaneCounts{m_banks.counts(), m_lane_bits_read, m_lane_bits_written}; }
   void add_lane_counts(const LaneCounts& before, const LaneCounts& after);
   const BankModel& banks() const { return m_banks; }
-  // Every bit read and written at the config's pJ/bit. Leakage and area are
-  // the accelerator's buffer figures (EnergyConfig::sram_leakage_w,
-  // AreaConfig::buffer_mm2) until every buffer is an Sram of its own.
+  // Every bit read and written at the config's pJ/bit scaled by the bank
+  // capacity (SramConfig::bit_energy_scale; unless the owner prices the bits),
+  // and leakage and area from the geometry (SramConfig::cost).
   const char* energy_group() const override { return "buffers"; }
   double energy_j(double seconds) const override;
-  double area_mm2() const override { return 0.0; }
+  double area_mm2() const override { return m_config.area_mm2(); }
   const StatGroup& stats() const { return m_stats; }
   void flush_stats();
   std::uint8_t* data() { return m_data.data(); }

@@ -1,8 +1,22 @@
 #pragma once
+#include <cmath>
+
 #include "common/config.hpp"
 #include "common/energy.hpp"
 
 namespace eva {
+
+// What an SRAM costs per unit of its geometry (AreaConfig, EnergyConfig): the
+// owner fills it from its architecture's figures.
+struct SramCost {
+  double mm2_per_kib = 0.0;
+  double mm2_per_port_byte = 0.0;
+  double leakage_w_per_mm2 = 0.0;
+};
+
+inline SramCost sram_cost(const AreaConfig& a, const EnergyConfig& e) {
+  return SramCost{a.sram_mm2_per_kib, a.sram_mm2_per_port_byte, e.sram_leakage_w_per_mm2};
+}
 
 // One banked SRAM buffer. The defaults describe EVA's output-codebook (OC)
 // SRAM: 32 banks x 4 (a group of 32 per epilogue unit), FP16 entries, 64 KB,
@@ -16,53 +30,58 @@ struct SramConfig {
   int latency_cycles = 1;    // read latency
   // Energy per bit accessed: the EVA artifact's OC ("cap") buffer,
   // simulator/configs/methods/eva.yaml energy.cap_buf_{read,write}_energy
-  // (1.71028e-5 and 2.5327875e-5 nJ/bit). Other buffers set their own.
+  // (1.71028e-5 and 2.5327875e-5 nJ/bit), for banks of reference_bank_kib.
   double read_pj_per_bit = 0.0171028;
   double write_pj_per_bit = 0.025327875;
-  // Leakage per KiB: the artifact's SRAM leakage for EVA decode,
-  // 2.366926464 nJ per cycle at 500 MHz over its 528 KB of buffers, taken as
-  // proportional to capacity (an assumption of this model).
-  double leakage_mw_per_kib = 2.366926464 * 500.0 / 528.0;
-  // Area per KiB: the artifact's buffer area for EVA decode (hardware.yaml
-  // and eva.yaml, 0.8192560712 mm2, area.buffer_mm2) over the same 528 KB,
-  // taken as proportional to capacity (an assumption of this model).
-  double area_mm2_per_kib = 0.8192560712015196 / 528.0;
-  // KiB of this SRAM already priced in the accelerator's lump figures
-  // (area.buffer_mm2, energy.sram_leakage_w). Capacity beyond them (or short
-  // of them) adds (or takes off) area_mm2_per_kib and leakage_mw_per_kib per
-  // KiB. 0 for the generic buffers, which take part in the lump as they are.
-  int priced_kib = 0;
-  // Regions written and read in turn, each size_kib / buffers: EVA's OC has 2
-  // (the array fills one while the epilogue reads the other) or 1.
+  // The bank capacity the per-bit figures describe: the published OC, 64 KB in
+  // 128 banks. Banks that hold more (or less) pay sqrt(bank_kib() / this) per
+  // bit (BufferEnergy::bank_kib).
+  double reference_bank_kib = 0.5;
+  // Regions written and read in turn, each size_kib / buffers in banks of its
+  // own (a single-ported bank cannot be written by the array and read by the
+  // epilogue in one cycle): EVA's OC has 2 or 1.
   int buffers = 1;
+  // Area and leakage per unit, set by the owner (sram_cost); not a config key.
+  SramCost cost;
 
   template <class V>
   void visit(V& v) {
     v.field("size_kib", size_kib, between(1, 1 << 20), "capacity, KiB");
-    v.field("banks", banks, between(1, 4096), "banks");
+    v.field("banks", banks, between(1, 4096), "banks (per region)");
     v.field("bank_width_bytes", bank_width_bytes, between(1, 4096), "bytes per bank access");
     v.field("ports", ports, between(1, 16), "accesses per bank per cycle");
     v.field("latency_cycles", latency_cycles, between(0, 1024), "read latency, cycles");
-    v.field("read_pj_per_bit", read_pj_per_bit, between(0.0, 1e4), "read energy, pJ/bit");
-    v.field("write_pj_per_bit", write_pj_per_bit, between(0.0, 1e4), "write energy, pJ/bit");
-    v.field("leakage_mw_per_kib", leakage_mw_per_kib, between(0.0, 1e6), "leakage power per KiB, mW");
-    v.field("area_mm2_per_kib", area_mm2_per_kib, between(0.0, 1e3), "area per KiB, mm2");
-    v.field("priced_kib", priced_kib, between(0, 1 << 20), "KiB already priced in area.buffer_mm2 and sram_leakage_w");
+    v.field("read_pj_per_bit", read_pj_per_bit, between(0.0, 1e4), "read energy at reference_bank_kib, pJ/bit");
+    v.field("write_pj_per_bit", write_pj_per_bit, between(0.0, 1e4), "write energy at reference_bank_kib, pJ/bit");
+    v.field("reference_bank_kib", reference_bank_kib, between(1e-6, 1e6),
+            "bank capacity the per-bit energies describe, KiB");
     v.field("buffers", buffers, between(1, 2), "regions written and read in turn (1 or 2)");
   }
-  // The area and leakage of the capacity beyond priced_kib (negative below it).
-  double unpriced_kib() const { return static_cast<double>(size_kib) - static_cast<double>(priced_kib); }
+  // One bank's capacity, KiB.
+  double bank_kib() const {
+    return static_cast<double>(size_kib) / static_cast<double>(buffers) / static_cast<double>(banks);
+  }
+  // The factor on the per-bit energies for this geometry.
+  double bit_energy_scale() const { return std::sqrt(bank_kib() / reference_bank_kib); }
+  double area_mm2() const {
+    return cost.mm2_per_kib * static_cast<double>(size_kib) +
+           cost.mm2_per_port_byte * static_cast<double>(banks) * static_cast<double>(buffers) *
+               static_cast<double>(bank_width_bytes) * static_cast<double>(ports);
+  }
+  double leakage_w() const { return area_mm2() * cost.leakage_w_per_mm2; }
 };
 
 // An on-chip buffer of `kib` KiB at the given energies per bit. Its port has
-// the OC SRAM's width (256 B per cycle, BRIEF section 3, the only published
-// port of EVA's SRAMs), an assumption for the buffers whose geometry is not
-// published; leakage is the accelerator's (EnergyConfig::sram_leakage_w).
-inline SramConfig buffer_sram(int kib, const BufferEnergy& energy) {
+// the OC SRAM's width (128 banks of 2 B, 256 B per cycle, BRIEF section 3, the
+// only published port of EVA's SRAMs), an assumption for the buffers whose
+// geometry is not published.
+inline SramConfig buffer_sram(int kib, const BufferEnergy& energy, const SramCost& cost) {
   SramConfig s;
   s.size_kib = kib;
   s.read_pj_per_bit = energy.read_pj_per_bit;
   s.write_pj_per_bit = energy.write_pj_per_bit;
+  s.reference_bank_kib = energy.bank_kib;
+  s.cost = cost;
   return s;
 }
 

@@ -10,20 +10,28 @@ WsGemmConfig WsAccelerator::kv_gemm_config(const WsAcceleratorConfig& c) {
 }
 
 WsAccelerator::WsAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config,
-                             const WsGemmConfig& gemm, const WsGemmConfig& kv_gemm)
+                             const WsGemmConfig& gemm, const WsGemmConfig& kv_gemm, std::uint64_t pes)
     : Accelerator(name),
       dma("dma", config.dma),
       array("array", config.systolic, config.clock_mhz,
-            UnitPower(config.energy.array_w, config.energy, config.area.array_mm2)),
+            array_power(config.energy, config.area,
+                        pes ? pes
+                            : static_cast<std::uint64_t>(config.systolic.rows) *
+                                  static_cast<std::uint64_t>(config.systolic.cols))),
       vector("vector", config.vector, config.clock_mhz,
-             UnitPower(config.energy.vector_w, config.energy, config.area.vector_mm2)),
-      input_buffer("input_buffer", buffer_sram(config.buffers.input_kib, config.energy.input), config.clock_mhz),
-      weight_buffer("weight_buffer", buffer_sram(config.buffers.weight_kib, config.energy.weight), config.clock_mhz),
-      output_buffer("output_buffer", buffer_sram(config.buffers.output_kib, config.energy.output), config.clock_mhz),
+             vector_power(config.energy, config.area, static_cast<std::uint64_t>(config.vector.lanes))),
+      input_buffer("input_buffer",
+                   buffer_sram(config.buffers.input_kib, config.energy.input, sram_cost(config.area, config.energy)),
+                   config.clock_mhz),
+      weight_buffer("weight_buffer",
+                    buffer_sram(config.buffers.weight_kib, config.energy.weight, sram_cost(config.area, config.energy)),
+                    config.clock_mhz),
+      output_buffer("output_buffer",
+                    buffer_sram(config.buffers.output_kib, config.energy.output, sram_cost(config.area, config.energy)),
+                    config.clock_mhz),
       bus("bus", config.check_protocol),
       m_config(config),
       m_clock(config.clock_mhz),
-      m_leakage(config.energy, config.area.buffer_mm2),
       m_gemm(dma, array, buffer_map(config.buffers), gemm),
       m_kv_gemm(dma, array, buffer_map(config.buffers), kv_gemm) {
   const WsBuffers map = buffer_map(config.buffers);
@@ -33,7 +41,6 @@ WsAccelerator::WsAccelerator(const sc_core::sc_module_name& name, const WsAccele
   dma.sram_socket.bind(bus.target_socket);
   array.buffer_port.bind(bus.target_socket);
   vector.buffer_port.bind(bus.target_socket);
-  add_priced_part(m_leakage);
 }
 
 WsBuffers WsAccelerator::buffer_map(const BufferConfig& b) {

@@ -45,9 +45,10 @@ class WsAccelerator : public Accelerator {
   Sram input_buffer, weight_buffer, output_buffer;
   LocalBus bus;
 
-  // `gemm`: the layers' GEMMs; `kv_gemm`: attention over the KV cache.
+  // `gemm`: the layers' GEMMs; `kv_gemm`: attention over the KV cache;
+  // `pes`: the PEs the array is priced for (0: systolic.rows x cols).
   WsAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config, const WsGemmConfig& gemm,
-                const WsGemmConfig& kv_gemm);
+                const WsGemmConfig& kv_gemm, std::uint64_t pes = 0);
   // Attention on the array: FP16 activations and outputs, the KV cache in
   // formats.kv_bits, the array's own tiles.
   static WsGemmConfig kv_gemm_config(const WsAcceleratorConfig& c);
@@ -92,7 +93,6 @@ class WsAccelerator : public Accelerator {
 
   const WsAcceleratorConfig m_config;
   const ClockDomain m_clock;
-  PricedLeakage m_leakage;
   WsGemm m_gemm;
   WsGemm m_kv_gemm;
 

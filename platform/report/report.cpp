@@ -90,6 +90,7 @@ nlohmann::json report_state(const Report& r) {
           {"energy_breakdown_j", r.energy_breakdown_j},
           {"area_mm2", r.area_mm2},
           {"area_breakdown_mm2", r.area_breakdown_mm2},
+          {"static_power_w", r.static_power_w},
           {"work_ops", r.work_ops},
           {"tokens", r.tokens},
           {"dram_bytes_read", r.dram_bytes_read},
@@ -131,6 +132,7 @@ Report report_from_state(const nlohmann::json& j) {
   j.at("energy_breakdown_j").get_to(r.energy_breakdown_j);
   j.at("area_mm2").get_to(r.area_mm2);
   j.at("area_breakdown_mm2").get_to(r.area_breakdown_mm2);
+  if (j.contains("static_power_w")) j.at("static_power_w").get_to(r.static_power_w);
   j.at("work_ops").get_to(r.work_ops);
   j.at("tokens").get_to(r.tokens);
   j.at("dram_bytes_read").get_to(r.dram_bytes_read);

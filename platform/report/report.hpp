@@ -50,6 +50,8 @@ struct Report {
   std::map<std::string, double> energy_breakdown_j;
   double area_mm2 = 0.0;
   std::map<std::string, double> area_breakdown_mm2;
+  // The accelerator's static power (its units' leakage; DRAM excluded), W.
+  double static_power_w = 0.0;
   // Useful operations (2 per multiply-accumulate of the FC and attention
   // GEMMs) and the tokens they produced, for the derived efficiency figures.
   double work_ops = 0.0;

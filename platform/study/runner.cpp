@@ -242,6 +242,7 @@ Report Runner::report(std::size_t arch, std::size_t w, bool with_ops) const {
   r.arch = c.name;
   r.area_mm2 = sim.area_mm2;
   r.area_breakdown_mm2 = sim.area_breakdown_mm2;
+  r.static_power_w = sim.static_power_w;
   r.warnings = sim.warnings;
   r.tokens = work.tokens;
   r.sim_wall_s = m_wall_s;

@@ -134,6 +134,7 @@ std::vector<Report> finish_e2e(const Runner& runner, const E2ePlan& plan) {
     const Report& sim = runner.simulation(a);
     total.area_mm2 = sim.area_mm2;
     total.area_breakdown_mm2 = sim.area_breakdown_mm2;
+    total.static_power_w = sim.static_power_w;
     total.warnings = sim.warnings;
     total.config = sim.config;
     total.sim_wall_s = prefill.begin()->second.sim_wall_s;

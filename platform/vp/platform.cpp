@@ -214,6 +214,7 @@ Report Platform::report() const {
   r.energy_j = energy;
   r.area_breakdown_mm2 = m_accel->area_breakdown_mm2();
   for (const auto& [module, mm2] : r.area_breakdown_mm2) r.area_mm2 += mm2;
+  r.static_power_w = m_accel->static_power_w();
   for (const OpReport& op : m_results) r.work_ops += op.work_ops;
   r.sram_bank_conflict_cycles = m_accel->bank_conflict_cycles();
   r.warnings = arch_warnings(m_config);

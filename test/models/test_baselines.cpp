@@ -271,11 +271,15 @@ TEST_CASE("Energy: block power splits into leakage over the run and dynamic powe
   REQUIRE(busy < 0.9 * r.seconds);
   const EnergyConfig& e = c.energy;
   CHECK(r.energy_breakdown_j.at("array") ==
-        Approx(e.array_w * (e.leakage_fraction * r.seconds + (1 - e.leakage_fraction) * busy)));
+        Approx(e.pe_w * 32 * 32 * (e.leakage_fraction * r.seconds + (1 - e.leakage_fraction) * busy)));
   const double bits = static_cast<double>(r.dram_bytes_read + r.dram_bytes_written) * 8;
   CHECK(r.energy_breakdown_j.at("dram") == Approx(bits * 12.23e-12 + 2.00616 * r.seconds));
-  // Each buffer module counts its bytes; each is priced at its energy.config.
-  double buffers = e.sram_leakage_w * r.seconds;
+  // Each buffer module counts its bytes; each is priced at its energy.config,
+  // and leaks in proportion to its area (three buffers of 128 banks x 2 B).
+  const AreaConfig& a = c.area;
+  const double sram_mm2 = 512 * a.sram_mm2_per_kib + 3 * 256 * a.sram_mm2_per_port_byte;
+  CHECK(r.area_breakdown_mm2.at("buffers") == Approx(sram_mm2));
+  double buffers = sram_mm2 * e.sram_leakage_w_per_mm2 * r.seconds;
   for (const auto& [name, be] :
        {std::pair{"weight_buffer", e.weight}, std::pair{"input_buffer", e.input}, std::pair{"output_buffer", e.output}})
     buffers += r.stats[name]["bytes_read"]["value"].get<double>() * 8 * be.read_pj_per_bit * 1e-12 +

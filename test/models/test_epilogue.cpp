@@ -14,6 +14,14 @@ using namespace eva;
 
 namespace {
 
+SramConfig oc_sram(int banks) {
+  SramConfig c;
+  c.size_kib = 64;
+  c.banks = banks;
+  c.bank_width_bytes = 2;
+  return c;
+}
+
 // One unit of `adder_inputs` lanes over an OC SRAM of `banks` FP16 banks.
 struct Bench {
   EpilogueConfig config;
@@ -22,7 +30,7 @@ struct Bench {
   EpilogueUnit unit;
   Bench(int adder_inputs, int banks)
       : config{1, adder_inputs},
-        oc{64, banks, 2, 1, 1},
+        oc(oc_sram(banks)),
         sram("oc", oc, 500.0),
         unit("unit", config, 0, static_cast<std::uint64_t>(banks), 500.0, UnitPower()) {
     unit.lookup_socket.bind(sram.lookup_socket);

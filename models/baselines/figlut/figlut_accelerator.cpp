@@ -214,15 +214,20 @@ SramConfig FiglutAccelerator::lut_sram(const WsAcceleratorConfig& c, const Figlu
   s.bank_width_bytes = static_cast<int>(g.entry_bytes);
   s.ports = f.racs_per_pe;
   s.latency_cycles = 0;  // inside the array's cycle convention
-  // Its energy is the array's: the artifact's core_power for figlut_4 covers
-  // the PEs, their LUTs included (the Sram is built unpriced).
-  s.read_pj_per_bit = s.write_pj_per_bit = s.leakage_mw_per_kib = 0.0;
+  // Its cost is the array's: the artifact's core_power and area for figlut_4
+  // cover the PEs, their LUTs included (the Sram is built unpriced, at no
+  // area or leakage).
+  s.read_pj_per_bit = s.write_pj_per_bit = 0.0;
+  s.cost = SramCost{};
   return s;
 }
 
 FiglutAccelerator::FiglutAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config,
                                      const FiglutConfig& figlut)
-    : WsAccelerator(name, config, gemm_config(config, figlut), gemm_config(config, figlut, true)),
+    : WsAccelerator(name, config, gemm_config(config, figlut), gemm_config(config, figlut, true),
+                    // the PEs of every MPU
+                    static_cast<std::uint64_t>(config.systolic.rows) *
+                        static_cast<std::uint64_t>(config.systolic.cols) * static_cast<std::uint64_t>(figlut.mpus)),
       lut("lut", lut_sram(config, figlut), config.clock_mhz, false),
       m_figlut(figlut),
       m_geometry(gemm_config(config, figlut)) {

@@ -26,10 +26,18 @@ std::uint64_t words_per_entry(const VqConflictConfig& c) {
 }  // namespace
 
 SramConfig VqConflictAccelerator::codebook_sram(const VqConflictConfig& c) {
-  SramConfig s = buffer_sram(c.buffers.codebook_kib, c.energy.codebook);
+  SramConfig s = buffer_sram(c.buffers.codebook_kib, c.energy.codebook, sram_cost(c.area, c.energy));
   s.banks = c.lookup.banks * c.lookup.replicas;  // each copy in its own banks
   s.bank_width_bytes = c.lookup.bank_width_bytes;
   return s;
+}
+
+EnergyConfig VqConflictAccelerator::codebook_energy(const VqConflictConfig& c) {
+  EnergyConfig e = c.energy;
+  const double scale = codebook_sram(c).bit_energy_scale();
+  e.codebook.read_pj_per_bit *= scale;
+  e.codebook.write_pj_per_bit *= scale;
+  return e;
 }
 
 VqConflictAccelerator::Map VqConflictAccelerator::buffer_map(const VqConflictConfig& c) {
@@ -48,10 +56,16 @@ VqConflictAccelerator::VqConflictAccelerator(const sc_core::sc_module_name& name
       // sampled ones included.
       codebook("codebook", codebook_sram(config), config.clock_mhz, false),
       vector("vector", config.vector, config.clock_mhz,
-             UnitPower(config.energy.vector_w, config.energy, config.area.vector_mm2)),
-      input_buffer("input_buffer", buffer_sram(config.buffers.input_kib, config.energy.input), config.clock_mhz),
-      output_buffer("output_buffer", buffer_sram(config.buffers.output_kib, config.energy.output), config.clock_mhz),
-      index_buffer("index_buffer", buffer_sram(config.buffers.weight_kib, config.energy.weight), config.clock_mhz),
+             vector_power(config.energy, config.area, static_cast<std::uint64_t>(config.vector.lanes))),
+      input_buffer("input_buffer",
+                   buffer_sram(config.buffers.input_kib, config.energy.input, sram_cost(config.area, config.energy)),
+                   config.clock_mhz),
+      output_buffer("output_buffer",
+                    buffer_sram(config.buffers.output_kib, config.energy.output, sram_cost(config.area, config.energy)),
+                    config.clock_mhz),
+      index_buffer("index_buffer",
+                   buffer_sram(config.buffers.weight_kib, config.energy.weight, sram_cost(config.area, config.energy)),
+                   config.clock_mhz),
       bus("bus", config.check_protocol),
       m_config(config),
       m_clock(config.clock_mhz),
@@ -61,9 +75,9 @@ VqConflictAccelerator::VqConflictAccelerator(const sc_core::sc_module_name& name
       m_cycles(m_stats.add("cycles", "cycles", "cycles of lookups, conflicts included")),
       m_conflicts(m_stats.add("conflict_cycles", "cycles",
                               "cycles of lookups beyond one per lane group: bank conflicts (sampled chunks scaled)")),
-      m_buffers(m_traffic, config.energy, config.area.buffer_mm2),
-      m_lanes("array", UnitPower(config.energy.array_w, config.energy, config.area.array_mm2), m_stats, m_cycles,
-              m_clock.cycles(1).to_seconds()) {
+      m_buffers(m_traffic, codebook_energy(config)),
+      m_lanes("array", array_power(config.energy, config.area, static_cast<std::uint64_t>(config.lookup.lanes)),
+              m_stats, m_cycles, m_clock.cycles(1).to_seconds()) {
   lookup_socket.bind(codebook.lookup_socket);
   bus.attach(input_buffer.target_socket, m_map.input, input_buffer.size());
   bus.attach(output_buffer.target_socket, m_map.output, output_buffer.size());

@@ -79,6 +79,9 @@ class VqConflictAccelerator : public Accelerator {
   };
   static Map buffer_map(const VqConflictConfig& c);
   static SramConfig codebook_sram(const VqConflictConfig& c);
+  // The figures BufferTraffic prices the codebook's bits at: energy.codebook
+  // scaled by the codebook SRAM's banks (SramConfig::bit_energy_scale).
+  static EnergyConfig codebook_energy(const VqConflictConfig& c);
   std::uint64_t attention(const GemmDescriptor& op);
   // The SRAM byte address of one word of entry e of codebook c of a group, as
   // lane l reads it.
