@@ -195,7 +195,16 @@ DramConfig load_dram(const std::optional<std::string>& preset, const std::vector
 }
 
 std::string to_yaml(ArchConfig config) {
-  ConfigPrinter printer;
+  // Only the DRAM keys the chosen kind reads (validate_dram refuses the others).
+  const DramKind kind = config.dram.kind;
+  const auto& ideal_keys = ideal_only_dram_keys();
+  ConfigPrinter printer([kind, &ideal_keys](const std::string& path) {
+    if (path.compare(0, 5, "dram.") != 0) return true;
+    const std::string k = path.substr(5, path.find('.', 5) - 5);
+    if (k == "preset" || k == "kind" || k == "standard") return true;
+    const bool ideal_key = std::find(ideal_keys.begin(), ideal_keys.end(), k) != ideal_keys.end();
+    return (kind == DramKind::ideal) == ideal_key;
+  });
   config.visit(printer);
   return printer.str();
 }

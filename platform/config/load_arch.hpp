@@ -42,7 +42,8 @@ NamedSetting setting_named(const std::string& name);
 DramConfig load_dram(const std::optional<std::string>& preset, const std::vector<std::string>& sets);
 // ...and the `sim.*` keys among `sets` into `sim` (dram-bench's checker).
 DramConfig load_dram(const std::optional<std::string>& preset, const std::vector<std::string>& sets, SimConfig& sim);
-// Prints the effective configuration as YAML (eva-sim config).
+// Prints the effective configuration as YAML (eva-sim config): every key, but
+// of `dram.*` only those the DRAM's kind reads.
 std::string to_yaml(ArchConfig config);
 
 std::vector<std::string> builtin_arch_names();

@@ -8,6 +8,7 @@
 // (models/common/config.hpp) drives ConfigReader and ConfigPrinter.
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -135,19 +136,27 @@ class ConfigReader {
 // Prints config structs as YAML (eva-sim config).
 class ConfigPrinter {
  public:
-  ConfigPrinter() { m_out << YAML::BeginMap; }
+  // `shown`: whether a key or section, by its dotted path, is printed (all
+  // when empty).
+  explicit ConfigPrinter(std::function<bool(const std::string&)> shown = {}) : m_shown(std::move(shown)) {
+    m_out << YAML::BeginMap;
+  }
   template <class S>
   void section(const char* name, S& sub) {
+    if (!shows(name)) return;
+    m_path.push_back(name);
     m_out << YAML::Key << name << YAML::Value << YAML::BeginMap;
     sub.visit(*this);
     m_out << YAML::EndMap;
+    m_path.pop_back();
   }
   template <class T>
   void field(const char* name, T& value, const Range<T>&, const char* doc = "") {
-    emit(name, value, doc);
+    if (shows(name)) emit(name, value, doc);
   }
   template <class T>
   void field(const char* name, T& value, const char* doc = "") {
+    if (!shows(name)) return;
     if constexpr (std::is_enum_v<T>)
       emit(name, std::string(enum_name(value)), doc);
     else if constexpr (std::is_same_v<T, std::string>) {
@@ -164,12 +173,20 @@ class ConfigPrinter {
   }
 
  private:
+  bool shows(const char* name) const {
+    if (!m_shown) return true;
+    std::string path;
+    for (const std::string& p : m_path) path += p + ".";
+    return m_shown(path + name);
+  }
   template <class T>
   void emit(const char* name, const T& value, const char* doc) {
     m_out << YAML::Key << name << YAML::Value << value;
     if (doc && *doc) m_out << YAML::Comment(doc);
   }
   YAML::Emitter m_out;
+  std::function<bool(const std::string&)> m_shown;
+  std::vector<std::string> m_path;
 };
 
 }  // namespace eva

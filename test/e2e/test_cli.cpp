@@ -305,3 +305,25 @@ TEST_CASE(
   CHECK(bad.err.find("--setting fast: expected paper or realistic") != std::string::npos);
   CHECK(!dir.exists("b.json"));
 }
+
+TEST_CASE("config prints only the DRAM keys the chosen kind reads, and its output loads back") {
+  Scratch dir;
+  const Run ideal = eva_sim(dir, {"config", "--arch", "sa"});
+  REQUIRE(ideal.exit_code == 0);
+  CHECK(ideal.out.find("energy_pj_per_bit:") != std::string::npos);
+  for (const char* timed_key : {"tRCD:", "idd4r:", "channels:", "page_policy:"}) {
+    INFO(timed_key);
+    CHECK(ideal.out.find(timed_key) == std::string::npos);
+  }
+  const Run hbm = eva_sim(dir, {"config", "--arch", "sa", "--dram", "hbm2"});
+  REQUIRE(hbm.exit_code == 0);
+  CHECK(hbm.out.find("tRCD:") != std::string::npos);
+  for (const char* ideal_key : {"bandwidth_gbps:", "energy_pj_per_bit:", "background_w:", "latency_ns:"}) {
+    INFO(ideal_key);
+    CHECK(hbm.out.find(ideal_key) == std::string::npos);
+  }
+  dir.write("hbm.yaml", hbm.out);
+  const Run again = eva_sim(dir, {"config", "--arch", "hbm.yaml"});
+  REQUIRE(again.exit_code == 0);
+  CHECK(again.out == hbm.out);
+}
