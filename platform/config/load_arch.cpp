@@ -211,12 +211,18 @@ std::string to_yaml(ArchConfig config) {
 
 const char* setting_name(const ArchConfig& config) {
   const WeightLoad w = config.systolic.weight_load;
-  // EVA's mode policy is part of the setting; the other kinds ignore it.
-  const auto policy = [&](ModePolicy p) { return config.kind != ArchKind::eva || config.eva.mode_policy == p; };
+  // EVA's mode policy and vq-conflict's lookup model are part of the setting;
+  // the other kinds ignore them.
+  const auto policy = [&](ModePolicy p, LookupModel l) {
+    if (config.kind == ArchKind::eva) return config.eva.mode_policy == p;
+    if (config.kind == ArchKind::vq_conflict) return config.lookup.model == l;
+    return true;
+  };
   if (config.dram.kind == DramKind::ideal && config.dram.bandwidth_gbps == 64.0 && w == WeightLoad::paper &&
-      policy(ModePolicy::thresholds))
+      policy(ModePolicy::thresholds, LookupModel::artifact))
     return "paper";
-  if (config.dram.kind == DramKind::timed && w == WeightLoad::overlapped && policy(ModePolicy::estimate))
+  if (config.dram.kind == DramKind::timed && w == WeightLoad::overlapped &&
+      policy(ModePolicy::estimate, LookupModel::lanes))
     return "realistic";
   return "custom";
 }
@@ -225,9 +231,13 @@ std::optional<NamedSetting> find_setting(const std::string& name) {
   // The paper's: the artifact's memory (64 GB/s, no latency) and cycle
   // convention. The realistic one: validate's, a timed LPDDR5 device,
   // double-buffered weights, and EVA choosing its mode by its own estimate.
-  if (name == "paper") return NamedSetting{"ideal", {"systolic.weight_load=paper", "eva.mode_policy=thresholds"}};
+  // vq-conflict: the artifact's own naive-VQ tiles in the paper's setting,
+  // the banked lookup lanes in the realistic one.
+  if (name == "paper")
+    return NamedSetting{"ideal", {"systolic.weight_load=paper", "eva.mode_policy=thresholds", "lookup.model=artifact"}};
   if (name == "realistic")
-    return NamedSetting{"lpddr5-6400", {"systolic.weight_load=overlapped", "eva.mode_policy=estimate"}};
+    return NamedSetting{"lpddr5-6400",
+                        {"systolic.weight_load=overlapped", "eva.mode_policy=estimate", "lookup.model=lanes"}};
   return std::nullopt;
 }
 

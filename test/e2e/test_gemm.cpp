@@ -117,11 +117,12 @@ TEST_CASE("gemm --arch eva reads 2-bit indices and codebooks, near the DRAM roof
 
 namespace {
 
-// Conflict cycles per lookup cycle of vq-conflict on a 1024 x 1024 layer.
+// Conflict cycles per lookup cycle of vq-conflict's lanes on a 1024 x 1024 layer.
 double conflict_fraction(const std::vector<std::string>& sets) {
   Scratch dir;
-  std::vector<std::string> a = {"gemm", "--arch", "vq-conflict", "--m",    "1",     "--n",
-                                "1024", "--k",    "1024",        "--json", "r.json"};
+  std::vector<std::string> a = {
+      "gemm",   "--arch", "vq-conflict",       "--m", "1", "--n", "1024", "--k", "1024", "--json",
+      "r.json", "--set",  "lookup.model=lanes"};
   for (const auto& s : sets) a.insert(a.end(), {"--set", s});
   const Run r = eva_sim(dir, a);
   REQUIRE(r.exit_code == 0);
@@ -148,6 +149,32 @@ TEST_CASE("vq-conflict: heavily skewed indices share words, so conflicts fall") 
   // Lanes reading the same centroid share its word (broadcast): a skew that
   // piles lookups onto a few centroids lowers the conflicts it would otherwise cause.
   CHECK(conflict_fraction({"lookup.index_skew=8"}) < conflict_fraction({"lookup.index_skew=0"}));
+}
+
+TEST_CASE("vq-conflict, the artifact's convention: output-stationary tiles plus the conflict stall beyond them") {
+  Scratch dir;
+  const auto layer = [&](const std::vector<std::string>& sets) {
+    std::vector<std::string> a = {"gemm", "--arch", "vq-conflict", "--m",     "1",      "--n",
+                                  "4096", "--k",    "4096",        "--quiet", "--json", "r.json"};
+    for (const auto& s : sets) a.insert(a.end(), {"--set", s});
+    REQUIRE(eva_sim(dir, a, false).exit_code == 0);
+    return dir.json("r.json");
+  };
+  // 4 K tiles x 128 column tiles, each ceil(1 / 8) x 1024 + 1 + 32 - 1 cycles
+  // (BASELINES.md 4.5).
+  const double compute = 4 * 128 * (1024 + 1 + 32 - 1);
+  const auto plain = layer({});
+  CHECK(plain["config"]["setting"] == "paper");
+  const double stall = plain["sram_bank_conflict_cycles"].get<double>();
+  CHECK(stall > 0.5 * compute);
+  // Everything but the first loads hides under the tiles.
+  CHECK(plain["cycles"].get<double>() == Approx(compute + stall).epsilon(0.01));
+  // A copy per index row in banks of its own: no stall, compute alone.
+  const auto free = layer({"lookup.replicas=4"});
+  CHECK(free["sram_bank_conflict_cycles"] == 0);
+  CHECK(free["cycles"].get<double>() == Approx(compute).epsilon(0.01));
+  // The banked lanes are slower: 4 lanes against the array's 8 x 32.
+  CHECK(layer({"lookup.model=lanes"})["cycles"].get<double>() > 1.5 * plain["cycles"].get<double>());
 }
 
 TEST_CASE("EVA decodes a VQ layer many times faster than conflicting lookups") {

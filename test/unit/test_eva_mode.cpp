@@ -45,6 +45,22 @@ TEST_CASE("The named settings carry EVA's mode policy, and a report names the se
   CHECK(std::string(setting_name(load_arch(q))) == "paper");
 }
 
+TEST_CASE("The named settings carry vq-conflict's lookup model: the artifact's tiles, or the banked lanes") {
+  ArchRequest q;
+  q.arch = "vq-conflict";
+  CHECK(load_arch(q).lookup.model == LookupModel::artifact);  // the default is the paper's
+  CHECK(std::string(setting_name(load_arch(q))) == "paper");
+  const NamedSetting realistic = setting_named("realistic");
+  q.dram = realistic.dram;
+  q.sets = realistic.sets;
+  CHECK(load_arch(q).lookup.model == LookupModel::lanes);
+  CHECK(std::string(setting_name(load_arch(q))) == "realistic");
+  q.sets.push_back("lookup.model=artifact");
+  CHECK(std::string(setting_name(load_arch(q))) == "custom");
+  q.arch = "figlut";  // the model is vq-conflict's alone
+  CHECK(std::string(setting_name(load_arch(q))) == "realistic");
+}
+
 namespace {
 
 std::vector<std::string> warnings_of(const std::string& arch, std::vector<std::string> sets = {}) {

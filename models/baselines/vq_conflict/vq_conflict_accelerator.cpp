@@ -228,6 +228,69 @@ std::vector<Dma::Transfer> VqConflictAccelerator::load_codebooks(const GemmDescr
   return loads;
 }
 
+std::uint64_t VqConflictAccelerator::artifact_cycles(const GemmDescriptor& op, std::uint64_t cols, std::mt19937_64& rng,
+                                                     ArtifactSample& sample, std::uint64_t& stall) const {
+  const LookupConfig& l = m_config.lookup;
+  const VqFormat& f = m_config.vq;
+  const auto d = static_cast<std::uint64_t>(f.vector_dim);
+  const std::uint64_t entries = 1ull << f.index_bits, v_count = op.k / d;
+  const auto C = static_cast<std::uint64_t>(f.codebooks);
+  const auto banks = static_cast<std::uint64_t>(l.banks), copies = static_cast<std::uint64_t>(l.replicas);
+  const std::uint64_t per_bank = (entries + banks - 1) / banks;  // entry e sits in bank e / per_bank
+  const auto os_rows = static_cast<std::uint64_t>(l.os_rows), os_cols = static_cast<std::uint64_t>(l.os_cols);
+  const std::uint64_t k_tiles =
+      (op.k + static_cast<std::uint64_t>(l.tile_k) - 1) / static_cast<std::uint64_t>(l.tile_k);
+  const std::uint64_t k_tile = (op.k + k_tiles - 1) / k_tiles;
+  // Index groups: `banks` sub-vector rows of one column, one lookup per bank
+  // (BASELINES.md 4.5: 4 banks, 4 rows).
+  const std::uint64_t group_rows = banks;
+  const auto limit = static_cast<std::uint64_t>(l.sample_groups);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  std::vector<std::uint64_t> counts(banks * copies);
+  std::uint64_t total = 0;
+  for (std::uint64_t j = 0; j < cols; j += os_cols) {
+    const std::uint64_t width = std::min(os_cols, cols - j);
+    for (std::uint64_t k0 = 0; k0 < op.k; k0 += k_tile) {
+      const std::uint64_t kk = std::min(k_tile, op.k - k0);
+      const std::uint64_t v0 = k0 / d, rows = std::min(v_count, (k0 + kk + d - 1) / d) - v0;
+      // OS compute: ceil(M / os_rows) x ceil(tile_n / os_cols) x K_tile + fill and drain.
+      const std::uint64_t compute = (op.m + os_rows - 1) / os_rows * kk + op.m + os_cols - 1;
+      std::uint64_t tile_stall = 0;
+      if (limit > 0 && sample.groups >= limit) {
+        // Past the sample: the drawn stream is stationary; charge its mean.
+        tile_stall = static_cast<std::uint64_t>(std::llround(sample.stall / static_cast<double>(sample.tiles)));
+      } else {
+        std::uint64_t mem = 0;
+        for (std::uint64_t g = 0; g < rows; g += group_rows) {
+          const std::uint64_t n_rows = std::min(group_rows, rows - g);
+          for (std::uint64_t col = 0; col < width; ++col) {
+            // Codebooks in parallel, each its own SRAM: the column costs the worst.
+            std::uint64_t worst = 0;
+            for (std::uint64_t c = 0; c < C; ++c) {
+              std::fill(counts.begin(), counts.end(), 0);
+              for (std::uint64_t i = 0; i < n_rows; ++i) {
+                const std::uint64_t e = static_cast<std::uint64_t>(std::pow(uniform(rng), 1.0 + l.index_skew) *
+                                                                   static_cast<double>(entries)) %
+                                        entries;
+                // Row i reads copy i mod replicas, each copy in banks of its own.
+                worst = std::max(worst, ++counts[(i % copies) * banks + std::min(banks - 1, e / per_bank)]);
+              }
+            }
+            mem += worst;
+          }
+          sample.groups += width;
+        }
+        tile_stall = mem > compute ? mem - compute : 0;
+        sample.stall += static_cast<double>(tile_stall);
+        ++sample.tiles;
+      }
+      total += compute + tile_stall;
+      stall += tile_stall;
+    }
+  }
+  return total;
+}
+
 std::vector<std::uint8_t> VqConflictAccelerator::vq_index_image(const VqMatrix& w, std::uint64_t) const {
   return vq_conflict_index_image(w);
 }
@@ -269,6 +332,10 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
   std::uint64_t chunk =
       std::max<std::uint64_t>(8, slot_bytes * 8 / (C * v_count * static_cast<std::uint64_t>(f.index_bits)) / 8 * 8);
   chunk = std::min(chunk, (op.n + 7) / 8 * 8);
+  // The artifact's convention times whole column tiles of lookup.os_cols.
+  const bool artifact = !op.functional && m_config.lookup.model == LookupModel::artifact;
+  const auto os_cols = static_cast<std::uint64_t>(m_config.lookup.os_cols);
+  if (artifact && chunk > os_cols) chunk = chunk / os_cols * os_cols;
   struct Fetched {
     std::uint64_t j0, cols, bytes;
     std::vector<Dma::Transfer> t;
@@ -314,6 +381,7 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
   std::vector<std::uint64_t> counted;
   const auto sample = static_cast<std::uint64_t>(m_config.lookup.sample_groups);
   std::uint64_t sampled_groups = 0, sampled_cycles = 0;
+  ArtifactSample artifact_sample;
   std::uint64_t chunk_index = 0;
   for (std::uint64_t j0 = 0; j0 < op.n; j0 += chunk, ++chunk_index) {
     const Fetched fch = fetched.pop();
@@ -324,6 +392,20 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
     const std::uint8_t* indices = op.functional ? buffer_port.direct(slot_at, C * v_count * fch.bytes) : nullptr;
     std::uint64_t cycles = 0;
     const std::uint64_t groups_here = v_count * C * ((fch.cols + lanes - 1) / lanes);
+    if (artifact) {
+      std::uint64_t stall = 0;
+      cycles = artifact_cycles(op, fch.cols, rng, artifact_sample, stall);
+      m_stats.inc(m_lookups, static_cast<double>(v_count * C * fch.cols));
+      m_stats.inc(m_cycles, static_cast<double>(cycles));
+      m_stats.inc(m_conflicts, static_cast<double>(stall));
+      total += cycles;
+      if (Timeline* t = Timeline::of(*this))
+        t->span("lookup", fmt::format("{} columns", fch.cols), sc_core::sc_time_stamp(),
+                sc_core::sc_time_stamp() + m_clock.cycles(cycles));
+      wait(m_clock.cycles(cycles));
+      slots.release();
+      continue;
+    }
     if (known) {
       cycles = known->chunk_cycles[chunk_index];
       m_stats.inc(m_lookups, static_cast<double>(v_count * C * fch.cols));
@@ -390,7 +472,7 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
     slots.release();
   }
   fetcher.wait();
-  if (!op.functional && !known)
+  if (!op.functional && !known && !artifact)
     m_chunk_cycles[{op.n, op.k}] = ShapeLookups{counted, lanes_before, codebook.lane_counts()};
   if (known) codebook.add_lane_counts(known->before, known->after);  // the same lanes as the first time
   // Buffer traffic: each lookup reads its centroid (counted here, as sampled

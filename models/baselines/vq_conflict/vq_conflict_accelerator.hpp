@@ -83,6 +83,16 @@ class VqConflictAccelerator : public Accelerator {
   // scaled by the codebook SRAM's banks (SramConfig::bit_energy_scale).
   static EnergyConfig codebook_energy(const VqConflictConfig& c);
   std::uint64_t attention(const GemmDescriptor& op);
+  // lookup.model=artifact, timing mode: the cycles of `cols` columns of a
+  // layer, tile by tile (BASELINES.md 4.5), from indices drawn as the lanes'
+  // are; `stall` gains the conflict cycles beyond compute. Past
+  // lookup.sample_groups index groups, each tile is charged the mean stall.
+  struct ArtifactSample {
+    std::uint64_t groups = 0, tiles = 0;
+    double stall = 0.0;
+  };
+  std::uint64_t artifact_cycles(const GemmDescriptor& op, std::uint64_t cols, std::mt19937_64& rng,
+                                ArtifactSample& sample, std::uint64_t& stall) const;
   // The SRAM byte address of one word of entry e of codebook c of a group, as
   // lane l reads it.
   std::uint64_t word_address(std::uint64_t group, int c, std::uint64_t e, std::uint64_t word, std::uint64_t lane) const;

@@ -8,8 +8,32 @@
 
 namespace eva {
 
+// How the conflicting-VQ baseline's FC layers are timed (lookup.model).
+// `artifact`: the EVA artifact's own naive VQ (BASELINES.md 4.5): an FP16
+// output-stationary array of os_rows x os_cols, tiles of os_rows x tile_k x
+// os_cols, each tile charged its compute plus the conflict stall beyond it,
+// codebooks looked up in parallel. `lanes`: lookup lanes rebuilding weights
+// from a banked codebook SRAM, every lookup timed by the SRAM's bank model.
+enum class LookupModel { artifact, lanes };
+template <>
+struct EnumNames<LookupModel> {
+  static const std::vector<std::pair<std::string_view, LookupModel>>& list() {
+    static const std::vector<std::pair<std::string_view, LookupModel>> names = {{"artifact", LookupModel::artifact},
+                                                                                {"lanes", LookupModel::lanes}};
+    return names;
+  }
+};
+
 // The lookup datapath of the conflicting-VQ baseline.
 struct LookupConfig {
+  // The paper setting's convention by default, so that default figures
+  // compare with the paper's; the realistic setting uses `lanes`.
+  LookupModel model = LookupModel::artifact;
+  // `artifact`: the output-stationary array and its tiles (BASELINES.md 4.5:
+  // 8 x 32 FP16, tile_m 8, tile_k 1024, tile_n 32).
+  int os_rows = 8;
+  int os_cols = 32;
+  int tile_k = 1024;
   // Lanes that each rebuild one weight sub-vector per cycle. 4 lanes x 16 B
   // entries = 64 B/cycle, the codebook SRAM's bandwidth (BRIEF section 4).
   int lanes = 4;
@@ -33,6 +57,12 @@ struct LookupConfig {
 
   template <class V>
   void visit(V& v) {
+    v.field("model", model,
+            "artifact | lanes: the artifact's output-stationary tiles with conflict stalls, or "
+            "lookup lanes timed by the codebook SRAM's banks");
+    v.field("os_rows", os_rows, between(1, 4096), "artifact: output-stationary array rows (tile_m)");
+    v.field("os_cols", os_cols, between(1, 4096), "artifact: output-stationary array columns (tile_n)");
+    v.field("tile_k", tile_k, between(1, 1 << 20), "artifact: reduction tile");
     v.field("lanes", lanes, between(1, 1024), "lookup lanes");
     v.field("banks", banks, between(1, 1024), "codebook SRAM banks");
     v.field("bank_width_bytes", bank_width_bytes, between(1, 4096), "bytes per bank word");
