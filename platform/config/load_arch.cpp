@@ -45,16 +45,22 @@ std::optional<std::string> scalar(const ParamSet& p, const std::string& key) {
 }
 
 // An architecture file, with the built-in it names as `base` underneath.
-ParamSet load_arch_file(const std::string& arch, const std::string& origin, int depth) {
+// `builtin`: what of it the built-in files give (all of it for a built-in).
+ParamSet load_arch_file(const std::string& arch, const std::string& origin, int depth, ParamSet& builtin) {
   ParamSet own = load_named(arch, arch_dir, builtin_arch_names(), origin, "");
+  const bool is_builtin = builtin_files().count(arch_dir + arch + ".yaml") > 0;
   const auto base = scalar(own, "base");
-  if (!base) return own;
+  if (!base) {
+    if (is_builtin) builtin = own;
+    return own;
+  }
   if (depth >= 8)
     throw InputError(fmt::format("{}: base: too many levels of base architectures", own.find("base")->origin));
   const std::string base_origin = own.find("base")->origin + ": base";
   own.erase("base");
-  ParamSet merged = load_arch_file(*base, base_origin, depth + 1);
+  ParamSet merged = load_arch_file(*base, base_origin, depth + 1, builtin);
   merged.merge(own);
+  if (is_builtin) builtin = merged;
   return merged;
 }
 
@@ -114,7 +120,8 @@ std::vector<std::string> builtin_arch_names() { return builtin_names(arch_dir, "
 std::vector<std::string> builtin_dram_names() { return builtin_names(dram_dir, ".yaml"); }
 
 ArchConfig load_arch(const ArchRequest& request) {
-  ParamSet arch = load_arch_file(request.arch, request.origin, 0);
+  ParamSet builtin;  // what the built-in files give, beneath a user's file
+  ParamSet arch = load_arch_file(request.arch, request.origin, 0, builtin);
   ParamSet sets;
   for (const auto& s : request.sets) sets.set_override(s);
 
@@ -125,7 +132,6 @@ ArchConfig load_arch(const ArchRequest& request) {
 
   ParamSet params = load_named(preset, dram_dir, builtin_dram_names(), "--dram", "dram.");
   params.merge(arch);
-  const ParamSet before_sets = params;
   params.merge(sets);
   if (request.dram) params.set("dram.preset", preset, "--dram " + preset);
   if (!params.find("dram.preset")) params.set("dram.preset", preset, "the default DRAM preset");
@@ -140,24 +146,31 @@ ArchConfig load_arch(const ArchRequest& request) {
     return config;
   };
   ArchConfig config = read(params);
-  // EVA's OC follows its epilogue, unless --set gives it: one bank per lookup
-  // a cycle (units x adder inputs, the power of two a pass uses), and, when
-  // the banks change, the size that keeps each bank's depth.
+  // EVA's OC follows its epilogue, unless --set or the user's file gives it
+  // (a built-in preset's values are defaults): one bank per lookup a cycle
+  // (units x adder inputs, the power of two a pass uses), and, when the banks
+  // change, the size that keeps each bank's depth.
+  const auto given = [&](const std::string& key) {
+    if (sets.find(key)) return true;
+    const Param* a = arch.find(key);
+    const Param* b = builtin.find(key);
+    return a && (!b || a->origin != b->origin);
+  };
   if (config.kind == ArchKind::eva &&
-      (sets.find("epilogue.units") || sets.find("epilogue.adder_inputs") || sets.find("oc.banks"))) {
-    ParamSet base_params = before_sets;
+      (given("epilogue.units") || given("epilogue.adder_inputs") || given("oc.banks"))) {
+    ParamSet base_params = load_named(preset, dram_dir, builtin_dram_names(), "--dram", "dram.");
+    base_params.merge(builtin);
     base_params.set("dram.preset", preset, "the DRAM preset");
     const ArchConfig base = read(base_params);
     std::uint64_t banks = static_cast<std::uint64_t>(config.oc.banks);
-    if (!sets.find("oc.banks")) {
+    if (!given("oc.banks")) {
       banks = eva_pass_lookups(config.epilogue);
-      params.set("oc.banks", std::to_string(banks), "follows epilogue.units x epilogue.adder_inputs (--set)");
+      params.set("oc.banks", std::to_string(banks), "follows epilogue.units x epilogue.adder_inputs");
     }
-    if (banks != static_cast<std::uint64_t>(base.oc.banks) && !sets.find("oc.size_kib")) {
+    if (banks != static_cast<std::uint64_t>(base.oc.banks) && !given("oc.size_kib")) {
       const std::uint64_t bytes = eva_oc_depth(base.oc) * static_cast<std::uint64_t>(base.oc.buffers) * banks *
                                   static_cast<std::uint64_t>(base.oc.bank_width_bytes);
-      params.set("oc.size_kib", std::to_string((bytes + 1023) / 1024),
-                 "follows oc.banks, keeping each bank's depth (--set)");
+      params.set("oc.size_kib", std::to_string((bytes + 1023) / 1024), "follows oc.banks, keeping each bank's depth");
     }
     config = read(params);
   }

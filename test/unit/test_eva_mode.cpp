@@ -1,3 +1,6 @@
+#include <cstdio>
+#include <fstream>
+
 #include <catch2/catch.hpp>
 
 #include "arch/arch_warnings.hpp"
@@ -108,4 +111,28 @@ TEST_CASE("EVA's OC follows its epilogue unless --set gives it: a bank per looku
   CHECK(oc("eva", {"epilogue.units=8", "oc.size_kib=512"}) == std::pair{256, 512});
   CHECK(oc("eva-oc1", {"epilogue.units=2"}) == std::pair{64, 32});  // one region of 64 KB: depth kept
   CHECK(oc("sa", {"epilogue.units=8"}) == oc("sa", {}));            // only EVA has an OC
+}
+
+TEST_CASE("EVA's OC follows its epilogue in a user's file too, unless the file gives it, and built-ins keep theirs") {
+  const std::string path = "test_eva_mode_user.yaml";
+  const auto oc = [&](const std::string& text) {
+    {
+      std::ofstream f(path);
+      f << text;
+    }
+    ArchRequest q;
+    q.arch = path;
+    const ArchConfig c = load_arch(q);
+    return std::pair{c.oc.banks, c.oc.size_kib};
+  };
+  CHECK(oc("base: eva\nepilogue:\n  units: 8\n") == std::pair{256, 256});
+  CHECK(oc("base: eva-oc1\nepilogue:\n  units: 2\n") == std::pair{64, 32});
+  CHECK(oc("base: eva\nepilogue:\n  units: 8\noc:\n  banks: 128\n") == std::pair{128, 128});  // given: kept
+  CHECK(oc("base: eva\nepilogue:\n  units: 8\noc:\n  size_kib: 512\n") == std::pair{256, 512});
+  CHECK(oc("base: eva\nname: mine\n") == std::pair{128, 128});
+  // A built-in ablation keeps its published 128-bank OC.
+  ArchRequest q;
+  q.arch = "eva-eu1x4";
+  CHECK(load_arch(q).oc.banks == 128);
+  std::remove(path.c_str());
 }
