@@ -392,21 +392,11 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
     const std::uint8_t* indices = op.functional ? buffer_port.direct(slot_at, C * v_count * fch.bytes) : nullptr;
     std::uint64_t cycles = 0;
     const std::uint64_t groups_here = v_count * C * ((fch.cols + lanes - 1) / lanes);
+    std::uint64_t conflicts = 0;  // the stall beyond compute (artifact), or beyond one cycle per lane group
     if (artifact) {
-      std::uint64_t stall = 0;
-      cycles = artifact_cycles(op, fch.cols, rng, artifact_sample, stall);
+      cycles = artifact_cycles(op, fch.cols, rng, artifact_sample, conflicts);
       m_stats.inc(m_lookups, static_cast<double>(v_count * C * fch.cols));
-      m_stats.inc(m_cycles, static_cast<double>(cycles));
-      m_stats.inc(m_conflicts, static_cast<double>(stall));
-      total += cycles;
-      if (Timeline* t = Timeline::of(*this))
-        t->span("lookup", fmt::format("{} columns", fch.cols), sc_core::sc_time_stamp(),
-                sc_core::sc_time_stamp() + m_clock.cycles(cycles));
-      wait(m_clock.cycles(cycles));
-      slots.release();
-      continue;
-    }
-    if (known) {
+    } else if (known) {
       cycles = known->chunk_cycles[chunk_index];
       m_stats.inc(m_lookups, static_cast<double>(v_count * C * fch.cols));
     } else if (!op.functional && sample > 0 && sampled_groups >= sample) {
@@ -456,14 +446,17 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
               }
           }
         }
-    if (!known) counted.push_back(cycles);
-    if (!known && (sample == 0 || sampled_groups < sample)) {
-      sampled_groups += groups_here;
-      sampled_cycles += cycles;
+    if (!artifact) {
+      if (!known) counted.push_back(cycles);
+      if (!known && (sample == 0 || sampled_groups < sample)) {
+        sampled_groups += groups_here;
+        sampled_cycles += cycles;
+      }
+      // Each lane group's access takes one cycle without conflicts.
+      conflicts = cycles > groups_here ? cycles - groups_here : 0;
     }
     m_stats.inc(m_cycles, static_cast<double>(cycles));
-    // Each lane group's access takes one cycle without conflicts.
-    m_stats.inc(m_conflicts, static_cast<double>(cycles > groups_here ? cycles - groups_here : 0));
+    m_stats.inc(m_conflicts, static_cast<double>(conflicts));
     total += cycles;
     if (Timeline* t = Timeline::of(*this))
       t->span("lookup", fmt::format("{} columns", fch.cols), sc_core::sc_time_stamp(),
