@@ -16,6 +16,16 @@ std::vector<std::string> arch_warnings(const ArchConfig& c) {
         "figlut: mu = {} and racs_per_pe = {} change the timing, but each PE's area and power stay the published "
         "ones for mu = {} and racs_per_pe = {} (energy.pe_w, area.pe_mm2)",
         c.figlut.mu, c.figlut.racs_per_pe, published.mu, published.racs_per_pe));
+  // vq-conflict in the artifact's convention: the output-stationary array
+  // does the arithmetic, so the lanes and the bank width time nothing (they
+  // still size the datapath's and the codebook SRAM's cost).
+  const LookupConfig lookup_defaults;
+  if (c.kind == ArchKind::vq_conflict && c.lookup.model == LookupModel::artifact &&
+      (c.lookup.lanes != lookup_defaults.lanes || c.lookup.bank_width_bytes != lookup_defaults.bank_width_bytes))
+    out.push_back(fmt::format(
+        "lookup.lanes = {} and lookup.bank_width_bytes = {} change the cost, but not the timing under "
+        "lookup.model=artifact (its {} x {} array and {}-bank conflicts); set lookup.model=lanes to time them",
+        c.lookup.lanes, c.lookup.bank_width_bytes, c.lookup.os_rows, c.lookup.os_cols, c.lookup.banks));
   if (c.kind != ArchKind::eva) return out;
   // EVA's epilogue: a pass takes a power of two of sub-vector rows, as many as
   // the units add in a cycle; lookups beyond it are never used.

@@ -74,3 +74,11 @@ TEST_CASE("FIGLUT with another LUT size is named: its PE's cost stays the publis
   REQUIRE(w.size() == 1);
   CHECK_THAT(w[0], Catch::Contains("mu = 3"));
 }
+
+TEST_CASE("vq-conflict's lanes under the artifact's convention are named: they move cost, not time") {
+  CHECK(arch_warnings(arch("vq-conflict")).empty());
+  CHECK(arch_warnings(arch("vq-conflict", {"lookup.lanes=8", "lookup.model=lanes"})).empty());
+  const auto w = arch_warnings(arch("vq-conflict", {"lookup.lanes=8"}));
+  REQUIRE(w.size() == 1);
+  CHECK_THAT(w[0], Catch::Contains("lookup.model=lanes"));
+}
