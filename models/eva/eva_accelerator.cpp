@@ -64,18 +64,13 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
                      }),
       vector("vector", config.vector, config.clock_mhz,
              vector_power(config.energy, config.area, static_cast<std::uint64_t>(config.vector.lanes))),
-      input_buffer("input_buffer",
-                   buffer_sram(config.buffers.input_kib, config.energy.input, sram_cost(config.area, config.energy)),
+      input_buffer("input_buffer", buffer_sram(config, config.buffers.input_kib, config.energy.input),
                    config.clock_mhz),
-      codebook_buffer(
-          "codebook_buffer",
-          buffer_sram(config.buffers.codebook_kib, config.energy.codebook, sram_cost(config.area, config.energy)),
-          config.clock_mhz),
-      index_buffer("index_buffer",
-                   buffer_sram(config.buffers.weight_kib, config.energy.weight, sram_cost(config.area, config.energy)),
+      codebook_buffer("codebook_buffer", buffer_sram(config, config.buffers.codebook_kib, config.energy.codebook),
+                      config.clock_mhz),
+      index_buffer("index_buffer", buffer_sram(config, config.buffers.weight_kib, config.energy.weight),
                    config.clock_mhz),
-      output_buffer("output_buffer",
-                    buffer_sram(config.buffers.output_kib, config.energy.output, sram_cost(config.area, config.energy)),
+      output_buffer("output_buffer", buffer_sram(config, config.buffers.output_kib, config.energy.output),
                     config.clock_mhz),
       bus("bus", config.check_protocol),
       buffer_port("buffer_port"),
@@ -280,7 +275,11 @@ bool EvaAccelerator::int8_mode(std::uint64_t m, std::uint64_t k, std::uint64_t n
   // A layer check() refuses in any mode: no estimate to make.
   if (m_depth == 0 || static_cast<std::uint64_t>(m_config.oc.banks) < tiler(m, k, n).block_rows())
     return above_threshold(m);
-  return int8_is_faster(vq_cost(m, k, n), int8_cost(m, k, n), m_config.tiling.dram_bytes_per_cycle);
+  // operand_bytes, check and execute ask in turn for the same layer.
+  ModeMemo& memo = m_mode_memo;
+  if (!memo.valid || memo.m != m || memo.k != k || memo.n != n)
+    memo = {true, m, k, n, int8_is_faster(vq_cost(m, k, n), int8_cost(m, k, n), m_config.tiling.dram_bytes_per_cycle)};
+  return memo.int8;
 }
 
 std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {

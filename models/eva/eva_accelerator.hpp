@@ -98,6 +98,13 @@ class EvaAccelerator : public Accelerator {
     std::uint64_t activation_bytes = 0, codebook_bytes = 0, cycles = 0, dram_bytes = 0;
   };
   VqTotals vq_totals(const EvaTiler& t, std::uint64_t n) const;
+  // The last layer int8_mode estimated (estimate policy only).
+  struct ModeMemo {
+    bool valid = false;
+    std::uint64_t m = 0, k = 0, n = 0;
+    bool int8 = false;
+  };
+  mutable ModeMemo m_mode_memo;
   // What keeps a layer from VQ-lookup mode's buffers ("" when it fits).
   std::string vq_misfit(const EvaTiler& t, const VqTotals& totals) const;
   // The codebooks' bytes for a K x N layer (every GPTVQ group's).

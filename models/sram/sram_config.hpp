@@ -85,4 +85,11 @@ inline SramConfig buffer_sram(int kib, const BufferEnergy& energy, const SramCos
   return s;
 }
 
+// The same, priced by an architecture config's own area and energy figures
+// (any config with `area` and `energy` members).
+template <class ArchConfig>
+SramConfig buffer_sram(const ArchConfig& config, int kib, const BufferEnergy& energy) {
+  return buffer_sram(kib, energy, sram_cost(config.area, config.energy));
+}
+
 }  // namespace eva

@@ -17,6 +17,10 @@ namespace eva {
 
 namespace {
 
+// A uniform draw u in [0, 1) skewed towards low entries: u^(1 + skew). The
+// unskewed draw skips pow (pow(u, 1) is u exactly, so results are the same).
+double skewed(double u, double skew) { return skew == 0.0 ? u : std::pow(u, 1.0 + skew); }
+
 std::uint64_t words_per_entry(const VqConflictConfig& c) {
   const std::uint64_t bytes = static_cast<std::uint64_t>(c.vq.vector_dim) * 2;
   const auto w = static_cast<std::uint64_t>(c.lookup.bank_width_bytes);
@@ -26,7 +30,7 @@ std::uint64_t words_per_entry(const VqConflictConfig& c) {
 }  // namespace
 
 SramConfig VqConflictAccelerator::codebook_sram(const VqConflictConfig& c) {
-  SramConfig s = buffer_sram(c.buffers.codebook_kib, c.energy.codebook, sram_cost(c.area, c.energy));
+  SramConfig s = buffer_sram(c, c.buffers.codebook_kib, c.energy.codebook);
   s.banks = c.lookup.banks * c.lookup.replicas;  // each copy in its own banks
   s.bank_width_bytes = c.lookup.bank_width_bytes;
   return s;
@@ -57,14 +61,11 @@ VqConflictAccelerator::VqConflictAccelerator(const sc_core::sc_module_name& name
       codebook("codebook", codebook_sram(config), config.clock_mhz, false),
       vector("vector", config.vector, config.clock_mhz,
              vector_power(config.energy, config.area, static_cast<std::uint64_t>(config.vector.lanes))),
-      input_buffer("input_buffer",
-                   buffer_sram(config.buffers.input_kib, config.energy.input, sram_cost(config.area, config.energy)),
+      input_buffer("input_buffer", buffer_sram(config, config.buffers.input_kib, config.energy.input),
                    config.clock_mhz),
-      output_buffer("output_buffer",
-                    buffer_sram(config.buffers.output_kib, config.energy.output, sram_cost(config.area, config.energy)),
+      output_buffer("output_buffer", buffer_sram(config, config.buffers.output_kib, config.energy.output),
                     config.clock_mhz),
-      index_buffer("index_buffer",
-                   buffer_sram(config.buffers.weight_kib, config.energy.weight, sram_cost(config.area, config.energy)),
+      index_buffer("index_buffer", buffer_sram(config, config.buffers.weight_kib, config.energy.weight),
                    config.clock_mhz),
       bus("bus", config.check_protocol),
       m_config(config),
@@ -269,9 +270,9 @@ std::uint64_t VqConflictAccelerator::artifact_cycles(const GemmDescriptor& op, s
             for (std::uint64_t c = 0; c < C; ++c) {
               std::fill(counts.begin(), counts.end(), 0);
               for (std::uint64_t i = 0; i < n_rows; ++i) {
-                const std::uint64_t e = static_cast<std::uint64_t>(std::pow(uniform(rng), 1.0 + l.index_skew) *
-                                                                   static_cast<double>(entries)) %
-                                        entries;
+                const std::uint64_t e =
+                    static_cast<std::uint64_t>(skewed(uniform(rng), l.index_skew) * static_cast<double>(entries)) %
+                    entries;
                 // Row i reads copy i mod replicas, each copy in banks of its own.
                 worst = std::max(worst, ++counts[(i % copies) * banks + std::min(banks - 1, e / per_bank)]);
               }
@@ -416,8 +417,7 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
               if (op.functional) {
                 e = unpack_index(indices + (c * v_count + v) * fch.bytes, g + l, f.index_bits);
               } else {
-                const double u = uniform(rng);
-                e = static_cast<std::uint64_t>(std::pow(u, 1.0 + m_config.lookup.index_skew) *
+                e = static_cast<std::uint64_t>(skewed(uniform(rng), m_config.lookup.index_skew) *
                                                static_cast<double>(entries)) %
                     entries;
               }
