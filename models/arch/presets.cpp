@@ -52,6 +52,8 @@ DramConfig ddr4_3200() {
   d.timing.tWR = 24;       // 15 ns
   d.timing.tRFC = 560;     // 8 Gb: 350 ns
   d.timing.tREFI = 12480;  // 7.8 us
+  d.timing.tCKE = 8;       // max(3 nCK, 5 ns)
+  d.timing.tXP = 10;       // max(4 nCK, 6 ns)
   d.page_policy = PagePolicy::open;
   d.address_mapping = "ro,ra,ba,co,bg,ch";
   d.power.vdd = 1.2;
@@ -61,7 +63,12 @@ DramConfig ddr4_3200() {
   d.power.idd4r = 168;
   d.power.idd4w = 150;
   d.power.idd5 = 250;  // IDD5AB
+  d.power.idd2p = 25;
+  d.power.idd3p = 43;
   d.power.devices_per_rank = 8;
+  // I/O: POD termination only, 1.37 pJ/bit (derived, docs/ENERGY.md).
+  d.power.io_read_pj_per_bit = 1.37;
+  d.power.io_write_pj_per_bit = 1.37;
   return d;
 }
 
@@ -106,6 +113,8 @@ DramConfig hbm2() {
   d.timing.tREFI = 3900;
   d.timing.tRFCpb = 96;    // tRFCSB (DRAMSys HBM2.json)
   d.timing.tREFIpb = 244;  // tREFISB (DRAMSys HBM2.json)
+  d.timing.tCKE = 8;       // DRAMsim3 HBM2_8Gb_x128.ini
+  d.timing.tXP = 8;        // DRAMsim3, DRAMSys HBM2.json, gem5 hbm.py
   d.page_policy = PagePolicy::open;
   d.refresh = RefreshMode::per_bank;  // single-bank refresh
   d.address_mapping = "ro,ra,ba,co,bg,ch";
@@ -116,7 +125,13 @@ DramConfig hbm2() {
   d.power.idd4r = 390;
   d.power.idd4w = 500;
   d.power.idd5 = 250;
+  d.power.idd2p = 28;
+  d.power.idd3p = 40;
   d.power.devices_per_rank = 0.5;  // half a 128-bit legacy channel
+  // I/O: 0.80 pJ/bit, the I/O share of FGDRAM's HBM2 data path at 50%
+  // toggling (O'Connor et al., MICRO 2017, Table 3; docs/ENERGY.md).
+  d.power.io_read_pj_per_bit = 0.80;
+  d.power.io_write_pj_per_bit = 0.80;
   return d;
 }
 
@@ -178,6 +193,8 @@ DramConfig lpddr4_4266() {
   d.timing.tREFI = 8341;    // 3.9 us
   d.timing.tRFCpb = 406;    // DRAMSys memspec
   d.timing.tREFIpb = 1042;  // tREFI / 8 banks (DRAMSys memspec)
+  d.timing.tCKE = 17;       // CKE (DRAMSys memspec)
+  d.timing.tXP = 17;        // XP (DRAMSys memspec)
   d.page_policy = PagePolicy::open;
   d.refresh = RefreshMode::per_bank;  // REFpb, as LPDDR4 controllers use
   d.address_mapping = "ro,ra,ba,co,bg,ch";
@@ -189,7 +206,13 @@ DramConfig lpddr4_4266() {
   d.power.idd4r = 275;
   d.power.idd4w = 210;
   d.power.idd5 = 90;
+  d.power.idd2p = 3;
+  d.power.idd3p = 9;
   d.power.devices_per_rank = 1;
+  // I/O: the same memspec's VDDQ rail in reads, (IDD4RQ 150 - IDD3NQ 0.75) mA
+  // x 1.1 V / (16 x 3.2 Gb/s) = 3.2 pJ/bit; writes alike (docs/ENERGY.md).
+  d.power.io_read_pj_per_bit = 3.2;
+  d.power.io_write_pj_per_bit = 3.2;
   return d;
 }
 
@@ -235,6 +258,8 @@ DramConfig lpddr5_6400() {
   d.timing.tREFI = 3125;   // 3.906 us
   d.timing.tRFCpb = 96;    // tRFCpb 120 ns (Ramulator 2, 8 Gb)
   d.timing.tREFIpb = 195;  // tREFI / 16 banks: one bank per command (LPDDR5 pairs banks; approximated)
+  d.timing.tXP = 6;        // 7 ns (gem5 lpddr5.py)
+  d.timing.tCKE = 6;       // not in those sources: taken equal to tXP
   d.page_policy = PagePolicy::open;
   d.refresh = RefreshMode::per_bank;  // REFpb
   d.address_mapping = "ro,ra,ba,co,bg,ch";
@@ -246,7 +271,13 @@ DramConfig lpddr5_6400() {
   d.power.idd4r = 275;
   d.power.idd4w = 210;
   d.power.idd5 = 90;
+  d.power.idd2p = 3;
+  d.power.idd3p = 9;
   d.power.devices_per_rank = 1;
+  // I/O: VDDQ 0.5 V; an LPDDR5X x16 die's IDD4RQ of 111.9 mA at 7.5 Gb/s
+  // (Micron data sheet, quoted second-hand) gives 0.47 pJ/bit; writes alike.
+  d.power.io_read_pj_per_bit = 0.47;
+  d.power.io_write_pj_per_bit = 0.47;
   return d;
 }
 

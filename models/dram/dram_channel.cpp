@@ -70,7 +70,12 @@ DramChannel::Request DramChannel::BankQueues::take(std::uint32_t b, std::uint64_
 }
 
 void DramChannel::enqueue(const Request& in, Time now) {
-  if (queued() == 0) catch_up_refresh(now);
+  if (queued() == 0) {
+    const IdleStretch idle = idle_stretch(now, catch_up_refresh(now));
+    add(m_residency, idle);
+    if (idle.powered_down) m_next_cmd = std::max(m_next_cmd, idle.wake);
+    m_idle_since = now;  // no longer idle: residency() counts nothing more
+  }
   Request r = in;
   r.bank = static_cast<std::uint32_t>(bank_index(r.rank, r.bank_group, r.bank_in_group));
   r.seq = m_seq++;
@@ -124,17 +129,63 @@ void DramChannel::enqueue(const Request& in, Time now) {
     m_cache = Candidate{t, cmd, r.seq, false, r.rank, r.bank_group, r.bank_in_group, r.bank};
 }
 
-void DramChannel::catch_up_refresh(Time now) {
+DramChannel::Time DramChannel::refreshes_by(const Rank& rank, Time now) const {
+  if (rank.refresh_due + m_rfc > now) return 0;
+  return (now - m_rfc - rank.refresh_due) / m_refi + 1;
+}
+
+DramChannel::Time DramChannel::catch_up_refresh(Time now) {
   // While idle every refresh could run on time: count those that would have
   // finished by `now`; one still running or due is left to the scheduler.
   const std::uint32_t banks = m_bank_groups * m_banks_per_group;
+  Time all = 0;
   for (auto& rank : m_rank) {
-    if (rank.refresh_due + m_rfc > now) continue;
-    const Time n = (now - m_rfc - rank.refresh_due) / m_refi + 1;
+    const Time n = refreshes_by(rank, now);
+    if (n == 0) continue;
     rank.refresh_due += n * m_refi;
     m_counts.ref += static_cast<std::uint64_t>(n);
     rank.ref_bank = static_cast<std::uint32_t>((rank.ref_bank + static_cast<std::uint64_t>(n)) % banks);
+    all += n;
   }
+  return all;
+}
+
+DramChannel::IdleStretch DramChannel::idle_stretch(Time end, Time refreshes) const {
+  IdleStretch s;
+  if (end <= m_idle_since) return s;
+  const Time gap = end - m_idle_since, after = m_config.power_down_idle_tck;
+  if (!m_config.power_down || gap <= after) {
+    s.standby = gap;
+    return s;
+  }
+  s.powered_down = true;
+  const Time enter = m_idle_since + after;
+  s.wake = std::max(end, enter + m_t.tCKE) + m_t.tXP;
+  // Each refresh meanwhile wakes the ranks for its exit and its tRFC. A
+  // controller refreshes a powered-down rank all banks at once, so per-bank
+  // refreshes count as their all-bank equivalent (one per bank in the rank).
+  const Time banks = m_per_bank_refresh ? static_cast<Time>(m_bank_groups) * m_banks_per_group : 1;
+  const Time awake = std::min(end - enter, refreshes * (m_t.tRFC + m_t.tXP) / banks);
+  s.standby = after + awake;
+  s.down = end - enter - awake;
+  return s;
+}
+
+void DramChannel::add(Residency& r, const IdleStretch& s) const {
+  (m_idle_open ? r.idle_active : r.idle_precharged) += s.standby;
+  (m_idle_open ? r.down_active : r.down_precharged) += s.down;
+  if (s.powered_down) ++r.exits;
+}
+
+DramChannel::Residency DramChannel::residency(Time end) const {
+  Residency r = m_residency;
+  if (queued() > 0) return r;
+  Time refreshes = 0;
+  for (const Rank& rank : m_rank) refreshes += refreshes_by(rank, end);
+  IdleStretch s = idle_stretch(end, refreshes);
+  s.powered_down = false;  // not yet woken: no exit to count
+  add(r, s);
+  return r;
 }
 
 bool DramChannel::blocked_by_refresh(const Request& r, Time now) const {
@@ -374,6 +425,7 @@ void DramChannel::issue(const Candidate& c, Time t, StepResult& out) {
   if (c.cmd == DramCommand::pre) {
     ++m_counts.pre;
     bank.open_row = -1;
+    --m_open_banks;
     row_changed(c.flat);
     bank.next_act = std::max(bank.next_act, t + m_t.tRP);
     return;
@@ -381,6 +433,7 @@ void DramChannel::issue(const Candidate& c, Time t, StepResult& out) {
   BankQueues& q = m_write_mode ? m_writes : m_reads;
   if (c.cmd == DramCommand::act) {
     ++m_counts.act;
+    ++m_open_banks;
     bank.open_row = q.find(c.flat, c.seq).row;
     row_changed(c.flat);
     bank.act_time = t;
@@ -421,12 +474,18 @@ void DramChannel::issue(const Candidate& c, Time t, StepResult& out) {
     ++m_counts.pre;
     const Time closes = std::max(bank.next_pre, bank.act_time + m_t.tRAS);
     bank.open_row = -1;
+    --m_open_banks;
     row_changed(c.flat);
     bank.next_act = std::max(bank.next_act, closes + m_t.tRP);
   }
   Hit& h = m_hit[write][c.flat];
   if (h.valid && h.found && h.seq == c.seq) h.valid = false;  // the next hit, if any, is further back
   out.completed = Completion{q.take(c.flat, c.seq).tag, data_end};
+  if (queued() == 0) {  // idle once the data has moved (and a REF is done)
+    m_idle_since = std::max(data_end, m_next_cmd);
+    for (const Rank& r : m_rank) m_idle_since = std::max(m_idle_since, r.busy_until);
+    m_idle_open = m_open_banks > 0;
+  }
 }
 
 }  // namespace eva

@@ -14,8 +14,15 @@
 // every tREFI: the rank's banks are precharged, REF blocks it for tRFC; or
 // per bank, every tREFIpb the next bank in turn is precharged and blocked for
 // tRFCpb while the others keep working (LPDDR4/5, HBM2). While a channel is
-// idle, refreshes are accounted without simulating them.
-// Not modelled: rank-to-rank switching, power-down.
+// idle, refreshes are accounted without simulating them. Power-down: once
+// the channel has been idle power_down_idle_tck, its ranks power down
+// (active power-down if a row is open, else precharge power-down) and the
+// next arrival waits for the exit (tCKE at least in power-down, then tXP);
+// each refresh meanwhile wakes them for tXP + tRFC (all-bank: per-bank ones
+// count as their all-bank equivalent). The channel accounts the
+// time in each background state for the energy (residency()).
+// Not modelled: rank-to-rank switching, self-refresh, ranks powering down
+// one by one (a channel's ranks share one state).
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -112,6 +119,15 @@ class DramChannel {
   StepResult step(Time now);
 
   const DramCommandCounts& counts() const { return m_counts; }
+  // Time in each background state, tCK: idle in standby with a row open or
+  // all banks closed, and powered down likewise; the rest of a run is busy
+  // (active standby). Counts an idle stretch still open at `end`.
+  struct Residency {
+    Time idle_active = 0, idle_precharged = 0, down_active = 0, down_precharged = 0;
+    std::uint64_t exits = 0;  // power-down exits
+    Time idle() const { return idle_active + idle_precharged + down_active + down_precharged; }
+  };
+  Residency residency(Time end) const;
   Time data_busy() const { return m_data_busy; }  // cycles the data bus carried data
 
  private:
@@ -161,7 +177,18 @@ class DramChannel {
   // column command of a kind: the rank's and the channel's state.
   Time act_floor(std::uint32_t rank, std::uint32_t bg) const;
   Time col_floor(bool write, std::uint32_t rank, std::uint32_t bg) const;
-  void catch_up_refresh(Time now);
+  // Counts the refreshes an idle channel would have run by `now`; returns how many.
+  Time catch_up_refresh(Time now);
+  // The refreshes rank `r` would have finished by `now` while idle.
+  Time refreshes_by(const Rank& r, Time now) const;
+  // The background states of the idle stretch from m_idle_since to `end`,
+  // with `refreshes` run meanwhile; wake: when the first command may go.
+  struct IdleStretch {
+    Time standby = 0, down = 0, wake = 0;
+    bool powered_down = false;
+  };
+  IdleStretch idle_stretch(Time end, Time refreshes) const;
+  void add(Residency& r, const IdleStretch& s) const;
   void update_mode();
   std::optional<Candidate> refresh_candidate(Time now);
   // The FR-FCFS choice among the active queue and any due refresh.
@@ -200,6 +227,12 @@ class DramChannel {
   Time m_cache_at = 0, m_refresh_due_min = never;
   DramCommandCounts m_counts;
   Time m_data_busy = 0;
+  // Background state: open banks, and since when the channel has been idle
+  // (nothing queued, the last command's data moved) with a row open or not.
+  std::uint32_t m_open_banks = 0;
+  Time m_idle_since = 0;
+  bool m_idle_open = false;
+  Residency m_residency;
 };
 
 }  // namespace eva

@@ -49,6 +49,8 @@ struct DramTimings {
   int tCCD_S = 4, tCCD_L = 8, tRRD_S = 4, tRRD_L = 8, tFAW = 34, tWTR_S = 4, tWTR_L = 12;
   int tRTP = 12, tWR = 24, tRFC = 560, tREFI = 12480;
   int tRFCpb = 0, tREFIpb = 0;  // per-bank refresh (refresh: per_bank); DDR4 has none
+  // Power-down: the shortest stay (tCKE) and the exit to the first command (tXP).
+  int tCKE = 8, tXP = 10;
 
   template <class V>
   void visit(V& v) {
@@ -73,14 +75,25 @@ struct DramTimings {
     v.field("tREFI", tREFI, between(1, 1 << 28), "refresh interval");
     v.field("tRFCpb", tRFCpb, between(0, 1 << 24), "per-bank REF to the bank's next ACT");
     v.field("tREFIpb", tREFIpb, between(0, 1 << 28), "per-bank refresh interval (one bank each)");
+    v.field("tCKE", tCKE, cycles, "power-down entry to exit, at least");
+    v.field("tXP", tXP, cycles, "power-down exit to the first command");
   }
 };
 
-// Currents for command energies (DRAMPower-style, device core only).
+// What the device draws (DRAMPower-style currents per device, core rail) and
+// what moving a bit across the interface costs (I/O: drivers and termination
+// at both ends; the controller's PHY logic is not counted). The defaults are
+// DDR4-3200's; each preset file gives its values with their sources.
 struct DramPower {
   double vdd = 1.2;
   double idd0 = 57, idd2n = 37, idd3n = 52, idd4r = 168, idd4w = 150, idd5 = 250;  // mA per device
+  // Power-down: precharge (all banks closed) and active (a row open).
+  double idd2p = 25, idd3p = 43;  // mA per device (DRAMsim3 DDR4_8Gb_x8_3200.ini)
   double devices_per_rank = 8;
+  // DDR4 POD termination, one rank: 1.2 V across 34 + 10 + 120 ohm while a
+  // pin drives low (half the bits), 3.2 Gb/s: 8.78 mW per pin, 1.37 pJ/bit
+  // (derived; docs/ENERGY.md, "DRAM energy"). Writes cost as much as reads.
+  double io_read_pj_per_bit = 1.37, io_write_pj_per_bit = 1.37;
 
   template <class V>
   void visit(V& v) {
@@ -92,7 +105,11 @@ struct DramPower {
     v.field("idd4r", idd4r, ma, "burst read, mA");
     v.field("idd4w", idd4w, ma, "burst write, mA");
     v.field("idd5", idd5, ma, "refresh, mA");
+    v.field("idd2p", idd2p, ma, "precharge power-down, mA");
+    v.field("idd3p", idd3p, ma, "active power-down, mA");
     v.field("devices_per_rank", devices_per_rank, positive_up_to(1024.0), "devices whose currents add per rank");
+    v.field("io_read_pj_per_bit", io_read_pj_per_bit, between(0.0, 1e4), "interface energy per bit read, pJ");
+    v.field("io_write_pj_per_bit", io_write_pj_per_bit, between(0.0, 1e4), "interface energy per bit written, pJ");
   }
 };
 
@@ -125,6 +142,13 @@ struct DramConfig {
   std::string address_mapping = "ro,ra,ba,co,bg,ch";
   int read_queue = 32, write_queue = 32;  // entries per channel (bursts)
   int write_high = 24, write_low = 8;     // write-drain watermarks
+  // Power-down policy: a channel's ranks power down once it has been idle
+  // this long (active power-down with a row open, else precharge
+  // power-down), and the next command waits for the exit (tCKE, tXP). 0
+  // powers down as soon as the channel is idle, as gem5's DRAM interface
+  // does with enable_dram_powerdown (src/mem/dram_interface.cc).
+  bool power_down = true;
+  int power_down_idle_tck = 0;
   DramPower power;
 
   template <class V>
@@ -154,6 +178,8 @@ struct DramConfig {
     v.field("write_queue", write_queue, between(1, 4096), "timed: write queue entries per channel");
     v.field("write_high", write_high, between(1, 4096), "timed: start draining writes at");
     v.field("write_low", write_low, between(0, 4096), "timed: stop draining writes at");
+    v.field("power_down", power_down, "timed: power the ranks down when the channel is idle");
+    v.field("power_down_idle_tck", power_down_idle_tck, between(0, 1 << 30), "timed: idle cycles before power-down");
     v.section("power", power);
   }
 

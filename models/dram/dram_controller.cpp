@@ -20,16 +20,20 @@ DramController::DramController(const sc_core::sc_module_name& name, const DramCo
   m_stat_wr = m_stats.add("wr", "commands", "write bursts");
   m_stat_ref = m_stats.add("ref", "commands", "all-bank refreshes");
   m_stat_busy = m_stats.add("data_bus_busy_ns", "ns", "time the data buses carried data, summed over channels");
+  m_stat_down = m_stats.add("power_down_ns", "ns", "time the channels spent powered down, summed");
+  m_stat_exits = m_stats.add("power_down_exits", "exits", "power-down exits, summed over channels");
   SC_HAS_PROCESS(DramController);
   SC_METHOD(schedule);
   sensitive << m_wake;
   dont_initialize();
 }
 
-DramChannel::Time DramController::now_tck() const {
-  const double ps = sc_core::sc_time_stamp().to_seconds() * 1e12;
+DramChannel::Time DramController::tck_of(const sc_core::sc_time& t) const {
+  const double ps = t.to_seconds() * 1e12;
   return static_cast<DramChannel::Time>(std::ceil(ps / m_config.tck_ps - 1e-6));
 }
+
+DramChannel::Time DramController::now_tck() const { return tck_of(sc_core::sc_time_stamp()); }
 
 bool DramController::accept(tlm::tlm_generic_payload& trans) {
   const std::uint64_t first = trans.get_address() / m_burst_bytes;
@@ -105,7 +109,21 @@ DramCommandCounts DramController::counts() const {
   return sum;
 }
 
-void DramController::flush_stats() {
+DramChannel::Residency DramController::residency(const sc_core::sc_time& elapsed) const {
+  const DramChannel::Time end = tck_of(elapsed);
+  DramChannel::Residency sum;
+  for (const auto& ch : m_channels) {
+    const DramChannel::Residency r = ch.residency(end);
+    sum.idle_active += r.idle_active;
+    sum.idle_precharged += r.idle_precharged;
+    sum.down_active += r.down_active;
+    sum.down_precharged += r.down_precharged;
+    sum.exits += r.exits;
+  }
+  return sum;
+}
+
+void DramController::flush_model_stats(const sc_core::sc_time& now) {
   const DramCommandCounts c = counts();
   m_stats.set(m_stat_act, static_cast<double>(c.act));
   m_stats.set(m_stat_pre, static_cast<double>(c.pre));
@@ -115,6 +133,9 @@ void DramController::flush_stats() {
   double busy = 0;
   for (const auto& ch : m_channels) busy += static_cast<double>(ch.data_busy()) * m_config.tck_ps * 1e-3;
   m_stats.set(m_stat_busy, busy);
+  const DramChannel::Residency r = residency(now);
+  m_stats.set(m_stat_down, static_cast<double>(r.down_active + r.down_precharged) * m_config.tck_ps * 1e-3);
+  m_stats.set(m_stat_exits, static_cast<double>(r.exits));
 }
 
 DramController::CommandEnergy DramController::command_energy(const DramConfig& c) {
@@ -129,16 +150,35 @@ DramController::CommandEnergy DramController::command_energy(const DramConfig& c
   e.ref = (p.idd5 - p.idd3n) * t.tRFC * ns * scale;
   // A per-bank refresh refreshes one bank's share of what an all-bank one does.
   if (c.refresh == RefreshMode::per_bank) e.ref /= c.bank_groups * c.banks_per_group;
-  e.background_w = p.idd3n * 1e-3 * scale * c.ranks * c.channels;
+  const double bits = static_cast<double>(c.burst_bytes()) * 8.0;
+  e.io_rd = p.io_read_pj_per_bit * bits;
+  e.io_wr = p.io_write_pj_per_bit * bits;
+  const double w = 1e-3 * scale * c.ranks;  // mA -> W for one channel's ranks
+  e.active_w = p.idd3n * w;
+  e.precharged_w = p.idd2n * w;
+  e.down_active_w = p.idd3p * w;
+  e.down_precharged_w = p.idd2p * w;
   return e;
 }
 
-double DramController::energy_j(const sc_core::sc_time& elapsed) const {
+DramTarget::Energy DramController::energy_parts(const sc_core::sc_time& elapsed) const {
   const CommandEnergy e = command_energy(m_config);
   const DramCommandCounts c = counts();
-  const double pj = static_cast<double>(c.act) * e.act_pre + static_cast<double>(c.rd) * e.rd +
-                    static_cast<double>(c.wr) * e.wr + static_cast<double>(c.ref) * e.ref;
-  return pj * 1e-12 + e.background_w * elapsed.to_seconds();
+  Energy out;
+  out.core_j = (static_cast<double>(c.act) * e.act_pre + static_cast<double>(c.rd) * e.rd +
+                static_cast<double>(c.wr) * e.wr + static_cast<double>(c.ref) * e.ref) *
+               1e-12;
+  out.io_j = (static_cast<double>(c.rd) * e.io_rd + static_cast<double>(c.wr) * e.io_wr) * 1e-12;
+  // Busy time is active standby; idle and powered-down time by its state.
+  const DramChannel::Residency r = residency(elapsed);
+  const double tck_s = m_config.tck_ps * 1e-12;
+  const double busy_s = std::max(
+      0.0, elapsed.to_seconds() * static_cast<double>(m_channels.size()) - static_cast<double>(r.idle()) * tck_s);
+  out.background_j = busy_s * e.active_w + static_cast<double>(r.idle_active) * tck_s * e.active_w +
+                     static_cast<double>(r.idle_precharged) * tck_s * e.precharged_w +
+                     static_cast<double>(r.down_active) * tck_s * e.down_active_w +
+                     static_cast<double>(r.down_precharged) * tck_s * e.down_precharged_w;
+  return out;
 }
 
 sc_core::sc_time DramController::access_latency() const { return at_tck(m_config.timing.tCL + m_config.timing.tBURST); }

@@ -32,19 +32,24 @@ class DramController : public DramTarget {
   DramController(const sc_core::sc_module_name& name, const DramConfig& config);
 
   double peak_bytes_per_second() const override { return m_config.peak_bytes_per_second(); }
-  double energy_j(const sc_core::sc_time& elapsed) const override;
+  Energy energy_parts(const sc_core::sc_time& elapsed) const override;
   sc_core::sc_time access_latency() const override;
   DramCommandCounts counts() const;
-  // Picojoules per command, from the preset's currents.
+  // Picojoules per command and I/O per burst, and the background power of
+  // each state (W, all ranks of one channel), from the preset's currents.
   struct CommandEnergy {
-    double act_pre = 0, rd = 0, wr = 0, ref = 0, background_w = 0;
+    double act_pre = 0, rd = 0, wr = 0, ref = 0, io_rd = 0, io_wr = 0;
+    double active_w = 0, precharged_w = 0, down_active_w = 0, down_precharged_w = 0;
   };
   static CommandEnergy command_energy(const DramConfig& c);
-  void flush_stats() override;
+  // The channels' background residency summed, at `elapsed`.
+  DramChannel::Residency residency(const sc_core::sc_time& elapsed) const;
 
  private:
   bool accept(tlm::tlm_generic_payload& trans) override;
+  void flush_model_stats(const sc_core::sc_time& now) override;
   void schedule();
+  DramChannel::Time tck_of(const sc_core::sc_time& t) const;
   DramChannel::Time now_tck() const;
   // Kernel time of tCK `t` (the kernel's resolution is 1 ps).
   sc_core::sc_time at_tck(DramChannel::Time t) const {
@@ -69,7 +74,7 @@ class DramController : public DramTarget {
   std::vector<std::uint32_t> m_per_channel;  // scratch: bursts per channel of one request
   std::vector<DramAddress> m_decoded;        // scratch: its bursts' addresses
   sc_core::sc_event m_wake;
-  std::size_t m_stat_act, m_stat_pre, m_stat_rd, m_stat_wr, m_stat_ref, m_stat_busy;
+  std::size_t m_stat_act, m_stat_pre, m_stat_rd, m_stat_wr, m_stat_ref, m_stat_busy, m_stat_down, m_stat_exits;
 };
 
 }  // namespace eva

@@ -18,10 +18,21 @@ DramTarget::DramTarget(const sc_core::sc_module_name& name, double capacity_byte
   m_writes = m_stats.add("writes", "requests", "write requests served");
   m_bytes_read = m_stats.add("bytes_read", "B", "bytes read");
   m_bytes_written = m_stats.add("bytes_written", "B", "bytes written");
+  m_core_uj = m_stats.add("core_energy_uj", "uJ", "device core: commands, bursts, refresh (ideal: all access energy)");
+  m_io_uj = m_stats.add("io_energy_uj", "uJ", "interface: drivers and termination (ideal: in core_energy_uj)");
+  m_background_uj = m_stats.add("background_energy_uj", "uJ", "background: standby and power-down");
   SC_HAS_PROCESS(DramTarget);
   SC_METHOD(on_response_due);
   sensitive << m_response_due;
   dont_initialize();
+}
+
+void DramTarget::flush_stats(const sc_core::sc_time& now) {
+  const Energy e = energy_parts(now);
+  m_stats.set(m_core_uj, e.core_j * 1e6);
+  m_stats.set(m_io_uj, e.io_j * 1e6);
+  m_stats.set(m_background_uj, e.background_j * 1e6);
+  flush_model_stats(now);
 }
 
 bool DramTarget::check(tlm::tlm_generic_payload& trans) const {

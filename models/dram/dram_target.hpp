@@ -44,12 +44,20 @@ class DramTarget : public sc_core::sc_module {
   const StatGroup& stats() const { return m_stats; }
 
   virtual double peak_bytes_per_second() const = 0;
-  // Energy of the run so far, `elapsed` long.
-  virtual double energy_j(const sc_core::sc_time& elapsed) const = 0;
+  // Energy of the run so far, `elapsed` long, in the parts every model
+  // charges (docs/ENERGY.md, "DRAM energy"): the device core (commands,
+  // bursts, refresh), the interface (I/O), and the background (standby and
+  // power-down).
+  struct Energy {
+    double core_j = 0, io_j = 0, background_j = 0;
+    double total() const { return core_j + io_j + background_j; }
+  };
+  virtual Energy energy_parts(const sc_core::sc_time& elapsed) const = 0;
+  double energy_j(const sc_core::sc_time& elapsed) const { return energy_parts(elapsed).total(); }
   // Latency of one isolated access (the DMI latency).
   virtual sc_core::sc_time access_latency() const = 0;
-  // Brings the statistics up to date (before a report).
-  virtual void flush_stats() {}
+  // Brings the statistics up to date at `now` (before a report).
+  void flush_stats(const sc_core::sc_time& now);
   // A model that times a request on arrival offers its timing to a DMA that
   // is its only initiator (common/burst_timer.hpp); the others return nullptr.
   virtual BurstTimer* burst_timer() { return nullptr; }
@@ -75,6 +83,8 @@ class DramTarget : public sc_core::sc_module {
     return bytes > 0 && end >= addr && static_cast<double>(end) <= m_capacity;
   }
   StatGroup m_stats;
+  // A model's own statistics, brought up to date at `now`.
+  virtual void flush_model_stats(const sc_core::sc_time& /*now*/) {}
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
@@ -112,6 +122,7 @@ class DramTarget : public sc_core::sc_module {
   std::unordered_map<tlm::tlm_generic_payload*, sc_core::sc_event*> m_blocking;  // b_transport callers
   sc_core::sc_event m_room;
   std::size_t m_reads, m_writes, m_bytes_read, m_bytes_written;
+  std::size_t m_core_uj, m_io_uj, m_background_uj;
 };
 
 }  // namespace eva

@@ -128,8 +128,8 @@ void Platform::bound_ops(std::vector<OpReport>& ops, const std::vector<const Sta
   }
 }
 
-std::vector<const StatGroup*> Platform::stat_groups() const {
-  m_dram->flush_stats();
+std::vector<const StatGroup*> Platform::stat_groups(const sc_core::sc_time& at) const {
+  m_dram->flush_stats(at);
   std::vector<const StatGroup*> groups = {&m_dram->stats()};
   for (const StatGroup* g : m_accel->stat_groups()) groups.push_back(g);
   return groups;
@@ -137,7 +137,7 @@ std::vector<const StatGroup*> Platform::stat_groups() const {
 
 std::vector<double> Platform::stat_values() const {
   std::vector<double> v;
-  for (const StatGroup* g : stat_groups())
+  for (const StatGroup* g : stat_groups(sc_core::sc_time_stamp()))
     for (const Stat& s : g->stats()) v.push_back(s.value);
   return v;
 }
@@ -199,7 +199,7 @@ Report Platform::report() const {
   r.arch = m_config.name;
   r.ops = m_results;
   // The statistics brought up to date once (the DRAM's counters flushed).
-  const std::vector<const StatGroup*> groups = stat_groups();
+  const std::vector<const StatGroup*> groups = stat_groups(m_end);
   bound_ops(r.ops, groups);
   r.cycles = m_clock.to_cycles(m_end);
   r.seconds = m_end.to_seconds();

@@ -74,7 +74,7 @@ class Platform : public sc_core::sc_module {
   Breakdown energy_now() const;
   // Every module's statistics, brought up to date, in one order (the DRAM's
   // first), and their (module, statistic) names.
-  std::vector<const StatGroup*> stat_groups() const;
+  std::vector<const StatGroup*> stat_groups(const sc_core::sc_time& at) const;
   std::vector<double> stat_values() const;
   // Sets each operation's bound_by from its statistics' shares.
   void bound_ops(std::vector<OpReport>& ops, const std::vector<const StatGroup*>& groups) const;

@@ -150,10 +150,13 @@ nlohmann::json simulate_dram_bench(const DramConfig& dram, const TrafficConfig& 
   const double seconds = gen.last_response().to_seconds();
   const double bandwidth = seconds > 0 ? static_cast<double>(gen.bytes_done()) / seconds : 0.0;
   const double peak = target->peak_bytes_per_second();
-  target->flush_stats();
+  target->flush_stats(gen.last_response());
   nlohmann::json commands = nlohmann::json::object();
   for (const Stat& s : target->stats().stats()) commands[s.name] = s.value;
-  const double energy = target->energy_j(gen.last_response());
+  const DramTarget::Energy parts = target->energy_parts(gen.last_response());
+  const double energy = parts.total();
+  const double bits = 8.0 * static_cast<double>(gen.bytes_done());
+  const auto per_bit = [bits](double j) { return bits > 0 ? j * 1e12 / bits : 0.0; };
   static const char* patterns[] = {"seq", "random", "strided", "mix"};
   return {{"dram", dram.preset},
           {"standard", dram.standard},
@@ -170,7 +173,9 @@ nlohmann::json simulate_dram_bench(const DramConfig& dram, const TrafficConfig& 
           {"latency_ns_p99", gen.latency_ns_quantile(0.99)},
           {"latency_ns_max", gen.latency_ns_max()},
           {"energy_j", energy},
-          {"energy_pj_per_bit", gen.bytes_done() ? energy * 1e12 / (8.0 * static_cast<double>(gen.bytes_done())) : 0.0},
+          {"energy_pj_per_bit", per_bit(energy)},
+          {"energy_parts_pj_per_bit",
+           {{"core", per_bit(parts.core_j)}, {"io", per_bit(parts.io_j)}, {"background", per_bit(parts.background_j)}}},
           {"stats", commands},
           {"sim_wall_s", wall},
           {"transactions_per_wall_s", wall > 0 ? static_cast<double>(gen.requests_done()) / wall : 0.0}};

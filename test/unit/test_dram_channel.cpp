@@ -76,7 +76,8 @@ std::vector<Access> sequential(std::uint64_t bytes, std::uint64_t step) {
 }  // namespace
 
 TEST_CASE("DRAM: an isolated read takes the closed-form time: empty bank, row hit, row conflict") {
-  const DramConfig c = preset("ddr4-3200");
+  // Power-down off: the scheduling alone (the next test adds the exit).
+  const DramConfig c = preset("ddr4-3200", {"dram.power_down=false"});
   const DramTimings& t = c.timing;
   const std::uint64_t row_stride = c.row_bytes() * c.bank_groups * c.banks_per_group * c.ranks;  // next row, same bank
   // Far apart in time, so each meets an idle channel (and no refresh is due).
@@ -86,8 +87,64 @@ TEST_CASE("DRAM: an isolated read takes the closed-form time: empty bank, row hi
   CHECK(trace.done.at(2) - 2100 == t.tRP + t.tRCD + t.tCL + t.tBURST);  // conflict: PRE, ACT, RD
 }
 
+TEST_CASE("DRAM: a read that meets a powered-down channel waits for the exit") {
+  const DramConfig c = preset("ddr4-3200");
+  const DramTimings& t = c.timing;
+  REQUIRE(c.power_down);
+  REQUIRE(c.power_down_idle_tck == 0);
+  // Idle since its last data beat, so powered down at once: each read pays tXP,
+  // and one arriving within tCKE of the entry waits for tCKE as well.
+  const auto trace = run(c, {{100, false, 0}, {1100, false, 64 * 2 * 4}});
+  CHECK(trace.done.at(0) - 100 == t.tXP + t.tRCD + t.tCL + t.tBURST);
+  CHECK(trace.done.at(1) - 1100 == t.tXP + t.tCL + t.tBURST);
+  const Time first = trace.done.at(0);
+  const auto soon = run(c, {{100, false, 0}, {first + 2, false, 64 * 2 * 4}});
+  CHECK(soon.done.at(1) - first == t.tCKE + t.tXP + t.tCL + t.tBURST);
+  // An idle timeout longer than the gap: no power-down, no exit.
+  const DramConfig patient = preset("ddr4-3200", {"dram.power_down_idle_tck=2000"});
+  const auto kept = run(patient, {{100, false, 0}, {1100, false, 64 * 2 * 4}});
+  CHECK(kept.done.at(0) - 100 == t.tRCD + t.tCL + t.tBURST);
+  CHECK(kept.done.at(1) - 1100 == t.tCL + t.tBURST);
+}
+
+TEST_CASE("DRAM: the channel accounts its idle time by background state") {
+  // One read at 100, one at 5100 to the open row: the channel is idle from 0
+  // to 100 with every bank closed, then from the first read's last beat to
+  // 5100 with its row open; refreshes (tREFI 12480) fall due later.
+  const auto residency = [](const DramConfig& c, Time end) {
+    const AddressMapper mapper(c);
+    DramChannel ch(c);
+    const auto feed = [&](std::uint32_t tag, Time at, std::uint64_t addr) {
+      ch.enqueue(DramChannel::Request::of(tag, false, mapper.decode(addr)), at);
+      Time done = 0;
+      for (Time t = at; ch.queued() > 0;) {
+        const auto r = ch.step(t);
+        if (r.completed) done = r.completed->done;
+        t = r.next == DramChannel::never ? t + 1 : std::max(r.next, t + 1);
+      }
+      return done;
+    };
+    const Time first = feed(0, 100, 0);
+    const Time second = feed(1, 5100, 64 * 2 * 4);
+    return std::make_tuple(ch.residency(end), first, second);
+  };
+  const DramConfig on = preset("ddr4-3200");
+  const auto [r, first, second] = residency(on, 9000);
+  CHECK(r.down_precharged == 100);
+  CHECK(r.down_active == (5100 - first) + (9000 - second));
+  CHECK(r.idle_active == 0);
+  CHECK(r.idle_precharged == 0);
+  CHECK(r.exits == 2);
+  const DramConfig off = preset("ddr4-3200", {"dram.power_down=false"});
+  const auto [s, first_off, second_off] = residency(off, 9000);
+  CHECK(s.down_active + s.down_precharged == 0);
+  CHECK(s.idle_precharged == 100);
+  CHECK(s.idle_active == (5100 - first_off) + (9000 - second_off));
+  CHECK(s.exits == 0);
+}
+
 TEST_CASE("DRAM: closed page: every isolated read activates its row") {
-  const DramConfig c = preset("ddr4-3200", {"dram.page_policy=closed"});
+  const DramConfig c = preset("ddr4-3200", {"dram.page_policy=closed", "dram.power_down=false"});
   const DramTimings& t = c.timing;
   const auto trace = run(c, {{100, false, 0}, {1100, false, 64 * 2 * 4}});
   CHECK(trace.done.at(0) - 100 == t.tRCD + t.tCL + t.tBURST);
@@ -95,7 +152,7 @@ TEST_CASE("DRAM: closed page: every isolated read activates its row") {
 }
 
 TEST_CASE("DRAM: FR-FCFS serves a younger row hit before an older row miss") {
-  const DramConfig c = preset("ddr4-3200");
+  const DramConfig c = preset("ddr4-3200", {"dram.power_down=false"});
   const std::uint64_t row_stride = c.row_bytes() * c.bank_groups * c.banks_per_group * c.ranks;
   // Open row 0 of bank 0, then, together: an older miss (row 1) and a younger hit (row 0).
   const auto trace = run(c, {{100, false, 0}, {1000, false, row_stride}, {1000, false, 64 * 2 * 4 * 2}});
@@ -226,12 +283,14 @@ TEST_CASE("DRAM: the scheduler's command stream is unchanged (regression digest)
   // Digests of the command stream for a fixed mixed trace. A change to the
   // scheduling policy or timing changes them: update them only for an
   // intended model change, and say so in the commit.
-  const std::vector<std::pair<const char*, std::uint64_t>> expected = {{"ddr4-3200", 3286356378744790894ull},
-                                                                       {"lpddr4-4266", 9638600022451219746ull},
-                                                                       {"lpddr5-6400", 12332461849965447022ull},
-                                                                       {"hbm2", 17181927717330788255ull}};
-  for (const auto& [name, want] : expected) {
-    const DramConfig c = preset(name);
+  // Each preset with power-down (the default) and without it.
+  const std::vector<std::tuple<const char*, bool, std::uint64_t>> expected = {
+      {"ddr4-3200", true, 17944124612509746156ull},    {"lpddr4-4266", true, 9968065721368840193ull},
+      {"lpddr5-6400", true, 3912581559750780731ull},   {"hbm2", true, 1504663776602598480ull},
+      {"ddr4-3200", false, 3286356378744790894ull},    {"lpddr4-4266", false, 9638600022451219746ull},
+      {"lpddr5-6400", false, 12332461849965447022ull}, {"hbm2", false, 17181927717330788255ull}};
+  for (const auto& [name, power_down, want] : expected) {
+    const DramConfig c = preset(name, {power_down ? "dram.power_down=true" : "dram.power_down=false"});
     std::mt19937_64 rng(11);
     std::vector<Access> a;
     Time at = 0;
@@ -242,7 +301,7 @@ TEST_CASE("DRAM: the scheduler's command stream is unchanged (regression digest)
       a.push_back({at, rng() % 5 == 0, addr});
     }
     const std::uint64_t got = digest(run(c, a));
-    INFO(name << ": " << got);
+    INFO(name << (power_down ? "" : ", no power-down") << ": " << got);
     CHECK(got == want);
   }
 }
