@@ -26,6 +26,12 @@ std::vector<std::string> arch_warnings(const ArchConfig& c) {
         "lookup.lanes = {} and lookup.bank_width_bytes = {} change the cost, but not the timing under "
         "lookup.model=artifact (its {} x {} array and {}-bank conflicts); set lookup.model=lanes to time them",
         c.lookup.lanes, c.lookup.bank_width_bytes, c.lookup.os_rows, c.lookup.os_cols, c.lookup.banks));
+  // A power-down timeout with power-down off times nothing.
+  const DramConfig dram_defaults;
+  if (c.dram.kind == DramKind::timed && !c.dram.power_down &&
+      c.dram.power_down_idle_tck != dram_defaults.power_down_idle_tck)
+    out.push_back(fmt::format("dram.power_down_idle_tck = {} has no effect with dram.power_down=false",
+                              c.dram.power_down_idle_tck));
   if (c.kind != ArchKind::eva) return out;
   // EVA's epilogue: a pass takes a power of two of sub-vector rows, as many as
   // the units add in a cycle; lookups beyond it are never used.

@@ -12,10 +12,12 @@ using namespace eva;
 
 namespace {
 
-ArchConfig arch(const std::string& name, std::vector<std::string> sets = {}) {
+ArchConfig arch(const std::string& name, std::vector<std::string> sets = {},
+                std::optional<std::string> dram = std::nullopt) {
   ArchRequest r;
   r.arch = name;
   r.sets = std::move(sets);
+  r.dram = std::move(dram);
   return load_arch(r);
 }
 
@@ -81,4 +83,12 @@ TEST_CASE("vq-conflict's lanes under the artifact's convention are named: they m
   const auto w = arch_warnings(arch("vq-conflict", {"lookup.lanes=8"}));
   REQUIRE(w.size() == 1);
   CHECK_THAT(w[0], Catch::Contains("lookup.model=lanes"));
+}
+
+TEST_CASE("A power-down timeout with power-down off is named: it times nothing") {
+  CHECK(arch_warnings(arch("sa", {}, "ddr4-3200")).empty());
+  CHECK(arch_warnings(arch("sa", {"dram.power_down_idle_tck=64"}, "ddr4-3200")).empty());
+  const auto w = arch_warnings(arch("sa", {"dram.power_down_idle_tck=64", "dram.power_down=false"}, "ddr4-3200"));
+  REQUIRE(w.size() == 1);
+  CHECK_THAT(w[0], Catch::Contains("dram.power_down=false"));
 }
