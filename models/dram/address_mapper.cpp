@@ -34,12 +34,17 @@ bool AddressMapper::parse(const std::string& order, std::array<Field, fields>& o
 }
 
 AddressMapper::AddressMapper(const std::string& order, std::uint64_t burst_bytes,
-                             std::array<std::uint64_t, fields> counts)
-    : m_offset_bits(log2u(burst_bytes)) {
+                             std::array<std::uint64_t, fields> counts) {
   std::array<Field, fields> msb_first{};
   parse(order, msb_first);
-  for (int i = 0; i < fields; ++i) m_lsb_first[i] = msb_first[fields - 1 - i];
-  for (int f = 0; f < fields; ++f) m_bits[f] = log2u(counts[f]);
+  unsigned shift = log2u(burst_bytes);  // the burst offset sits below every field
+  for (int i = fields - 1; i >= 0; --i) {
+    const Field f = msb_first[static_cast<std::size_t>(i)];
+    const unsigned bits = log2u(counts[f]);
+    m_shift[f] = shift;
+    m_mask[f] = (1ull << bits) - 1;
+    shift += bits;
+  }
 }
 
 AddressMapper::AddressMapper(const DramConfig& c)
@@ -47,15 +52,5 @@ AddressMapper::AddressMapper(const DramConfig& c)
                     {static_cast<std::uint64_t>(c.channels), static_cast<std::uint64_t>(c.ranks),
                      static_cast<std::uint64_t>(c.bank_groups), static_cast<std::uint64_t>(c.banks_per_group),
                      static_cast<std::uint64_t>(c.rows), c.row_bytes() / c.burst_bytes()}) {}
-
-DramAddress AddressMapper::decode(std::uint64_t addr) const {
-  std::uint64_t v = addr >> m_offset_bits;
-  std::array<std::uint32_t, fields> value{};
-  for (Field f : m_lsb_first) {
-    value[f] = static_cast<std::uint32_t>(v & ((1ull << m_bits[f]) - 1));
-    v >>= m_bits[f];
-  }
-  return DramAddress{value[ch], value[ra], value[bg], value[ba], value[ro], value[co]};
-}
 
 }  // namespace eva

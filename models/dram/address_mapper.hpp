@@ -24,16 +24,19 @@ class AddressMapper {
   // The mapping of a timed DRAM configuration.
   explicit AddressMapper(const DramConfig& c);
 
-  DramAddress decode(std::uint64_t addr) const;
+  DramAddress decode(std::uint64_t addr) const {
+    // Each field's shift and mask are fixed by the order: no loop per address.
+    const auto at = [&](Field f) { return static_cast<std::uint32_t>((addr >> m_shift[f]) & m_mask[f]); };
+    return DramAddress{at(ch), at(ra), at(bg), at(ba), at(ro), at(co)};
+  }
 
   // Parses an order string into fields MSB first; false if it is not a
   // permutation of ro, ra, bg, ba, co, ch.
   static bool parse(const std::string& order, std::array<Field, fields>& out);
 
  private:
-  std::array<Field, fields> m_lsb_first{};
-  std::array<unsigned, fields> m_bits{};
-  unsigned m_offset_bits = 0;
+  std::array<unsigned, fields> m_shift{};      // per field: its lowest bit in the byte address
+  std::array<std::uint64_t, fields> m_mask{};  // and its mask once shifted down
 };
 
 }  // namespace eva
