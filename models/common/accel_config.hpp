@@ -36,6 +36,13 @@ struct FormatConfig {
   // The attention KV cache: FP16 (BRIEF section 5: attention reads the KV
   // cache in FP16 and is not VQ).
   int kv_bits = 16;
+  // A quantised KV cache's per-group parameters: each group of kv_group
+  // elements carries kv_group_bytes (0: none, as FP16 needs). `--kv-cache
+  // int8|int4` sets 32 elements with an FP16 scale and an FP16 zero point,
+  // KIVI's asymmetric grouping (Liu et al., ICML 2024; its examples use
+  // group_size 32).
+  int kv_group = 0;
+  int kv_group_bytes = 4;
 
   template <class V>
   void visit(V& v) {
@@ -44,11 +51,16 @@ struct FormatConfig {
     v.field("out_bits", out_bits, between(1, 64), "bits per output written back");
     v.field("acc_bits", acc_bits, between(1, 64), "bits per accumulator in the output buffer");
     v.field("kv_bits", kv_bits, between(1, 32), "bits per KV-cache element");
+    v.field("kv_group", kv_group, between(0, 1 << 20), "KV-cache elements per quantisation group (0: no groups)");
+    v.field("kv_group_bytes", kv_group_bytes, between(0, 1024), "bytes of scale and zero point per KV group");
   }
+
+  // Bytes of `elements` KV-cache elements, their groups' parameters included.
+  std::uint64_t kv_bytes(std::uint64_t elements) const;
 
   // The formats of attention over the KV cache: FP16 activations and outputs,
   // INT32/FP32 accumulators, the cache itself at kv_bits as the "weights".
-  FormatConfig kv_formats() const { return FormatConfig{16, kv_bits, 16, 32, kv_bits}; }
+  FormatConfig kv_formats() const { return FormatConfig{16, kv_bits, 16, 32, kv_bits, kv_group, kv_group_bytes}; }
 };
 
 struct TilingConfig {
@@ -69,6 +81,18 @@ struct TilingConfig {
 // Bytes taken by `count` elements of `bits` each, packed.
 inline std::uint64_t packed_bytes(std::uint64_t count, int bits) {
   return (count * static_cast<std::uint64_t>(bits) + 7) / 8;
+}
+
+// Bytes of `count` elements of `bits` each in groups of `group` (0: none),
+// each group with `group_bytes` of parameters beside its elements.
+inline std::uint64_t grouped_bytes(std::uint64_t count, int bits, int group, int group_bytes) {
+  const std::uint64_t groups =
+      group > 0 ? (count + static_cast<std::uint64_t>(group) - 1) / static_cast<std::uint64_t>(group) : 0;
+  return packed_bytes(count, bits) + groups * static_cast<std::uint64_t>(group_bytes);
+}
+
+inline std::uint64_t FormatConfig::kv_bytes(std::uint64_t elements) const {
+  return grouped_bytes(elements, kv_bits, kv_group, kv_group_bytes);
 }
 
 }  // namespace eva

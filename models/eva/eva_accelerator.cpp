@@ -92,7 +92,7 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
       // prefill array; here the KV cache keeps formats.kv_bits).
       m_attention(dma, array, WsBuffers{m_input_base, m_index_base, m_output_base},
                   WsGemmConfig{config.systolic, config.buffers, config.formats.kv_formats(), config.tiling}),
-      m_kv(config.formats.kv_bits) {
+      m_kv(DenseWeights::kv_cache(config.formats)) {
   array.lane_socket.bind(oc.lookup_socket);
   for (EpilogueUnit& u : epilogue_units) u.lookup_socket.bind(oc.lookup_socket);
   bus.attach(input_buffer.target_socket, m_input_base, input_buffer.size());

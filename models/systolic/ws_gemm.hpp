@@ -108,18 +108,28 @@ class PeStorage {
 // row-major K x N.
 class DenseWeights : public WeightSource {
  public:
-  explicit DenseWeights(int bits) : m_bits(bits) {}
-  Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& t, const BufferSlot& slot) override {
-    const std::uint64_t bytes = packed_bytes(t.k * t.n, m_bits);
-    return dma.start_load(op.weight_addr + packed_bytes(t.weight_offset, m_bits), bytes, 1, bytes, slot.at, !slot.data);
+  // Elements of `bits` each; in groups of `group` (0: none) that carry
+  // `group_bytes` of parameters beside their elements (a quantised KV cache).
+  explicit DenseWeights(int bits, int group = 0, int group_bytes = 0)
+      : m_bits(bits), m_group(group), m_group_bytes(group_bytes) {}
+  // The KV cache of `formats` (FormatConfig::kv_bytes).
+  static DenseWeights kv_cache(const FormatConfig& formats) {
+    return DenseWeights(formats.kv_bits, formats.kv_group, formats.kv_group_bytes);
   }
-  std::uint64_t tile_bytes(const WsTile& t) const override { return packed_bytes(t.k * t.n, m_bits); }
+  Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& t, const BufferSlot& slot) override {
+    const std::uint64_t bytes = bytes_of(t.k * t.n);
+    return dma.start_load(op.weight_addr + bytes_of(t.weight_offset), bytes, 1, bytes, slot.at, !slot.data);
+  }
+  std::uint64_t tile_bytes(const WsTile& t) const override { return bytes_of(t.k * t.n); }
   std::uint64_t tile_buffer_bytes(std::uint64_t rows, std::uint64_t cols) const override {
-    return packed_bytes(rows * cols, m_bits);
+    return bytes_of(rows * cols);
   }
 
  private:
-  int m_bits;
+  std::uint64_t bytes_of(std::uint64_t elements) const {
+    return grouped_bytes(elements, m_bits, m_group, m_group_bytes);
+  }
+  int m_bits, m_group, m_group_bytes;
 };
 
 struct GemmPlan;

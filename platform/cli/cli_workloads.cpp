@@ -65,6 +65,27 @@ std::vector<Request> e2e_requests(const po::variables_map& vm, StudyOptions& opt
   return requests;
 }
 
+// --kv-cache: the format's formats.* keys (FormatConfig, models/common/accel_config.hpp).
+std::vector<std::string> kv_cache_sets(const std::string& format) {
+  if (format == "fp16") return {"formats.kv_bits=16", "formats.kv_group=0"};
+  if (format == "int8") return {"formats.kv_bits=8", "formats.kv_group=32", "formats.kv_group_bytes=4"};
+  if (format == "int4") return {"formats.kv_bits=4", "formats.kv_group=32", "formats.kv_group_bytes=4"};
+  throw InputError(fmt::format("--kv-cache: expected fp16, int8 or int4, got '{}'", format));
+}
+
+void add_kv_cache_option(po::options_description& d) {
+  d.add_options()("kv-cache", po::value<std::string>(),
+                  "fp16|int8|int4: the KV cache's format on every architecture (int: groups of 32 with an FP16 "
+                  "scale and zero point; sets formats.kv_bits, kv_group, kv_group_bytes, which --set overrides)");
+}
+
+// The --kv-cache keys go after the setting's and before --set's.
+void apply_kv_cache(const po::variables_map& vm, SimOptions& s) {
+  if (!vm.count("kv-cache")) return;
+  const std::vector<std::string> kv = kv_cache_sets(vm["kv-cache"].as<std::string>());
+  s.setting_sets.insert(s.setting_sets.end(), kv.begin(), kv.end());
+}
+
 void add_workload_options(po::options_description& d) {
   d.add_options()("phase", po::value<std::string>()->default_value("decode"), "decode|prefill|e2e")(
       "batch", po::value<std::string>()->default_value("1"), "sequences per step")(
@@ -73,6 +94,7 @@ void add_workload_options(po::options_description& d) {
       "routing-skew", po::value<double>()->default_value(0.0), "MoE routing skew (0: uniform)")(
       "direct", po::bool_switch(), "simulate every operation (no composition of signatures)")(
       "csv", po::value<std::string>(), "write the reports as CSV");
+  add_kv_cache_option(d);
   po::options_description e2e("--phase e2e");
   add_e2e_options(e2e);
   d.add(e2e);
@@ -119,6 +141,7 @@ Parsed parse_workload_command(const std::string& command, const std::vector<std:
   Parsed p;
   p.vm = parse(command, args, d);
   p.s = sim_options(p.vm);
+  apply_kv_cache(p.vm, p.s);
   check_outputs(p.s);
   p.w = workload_args(p.vm, p.s);
   if (p.vm.count("trace")) {
@@ -229,10 +252,12 @@ int cmd_e2e(const std::string& command, const std::vector<std::string>& args) {
       "plot", po::value<std::string>(), "draw latency, energy per token and ratios as a PNG (matplotlib)")(
       "baseline", po::value<std::string>(), "ratios against these architectures (default: sa,figlut)");
   add_e2e_options(d);
+  add_kv_cache_option(d);
   add_sim_options(d);
   add_jobs_option(d);
   const auto vm = parse(command, args, d);
   SimOptions s = sim_options(vm);
+  apply_kv_cache(vm, s);
   check_outputs(s);
   StudyOptions options;
   options.quiet = s.quiet;

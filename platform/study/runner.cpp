@@ -75,7 +75,7 @@ std::size_t Runner::queue(std::size_t arch, const WorkloadOp& op, const std::str
   g.k = op.k;
   g.count = m_direct ? op.count : 1;
   g.operand = GemmOperand::kv_cache;
-  const std::uint64_t kv = packed_bytes(op.k * op.n, m_archs[arch].formats.kv_bits);
+  const std::uint64_t kv = m_archs[arch].formats.kv_bytes(op.k * op.n);
   g.act_stride = (op.m * op.k * 2 + 63) / 64 * 64;
   g.weight_stride = (kv + 63) / 64 * 64;
   g.out_stride = (op.m * op.n * 2 + 63) / 64 * 64;

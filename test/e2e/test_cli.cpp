@@ -327,3 +327,8 @@ TEST_CASE("config prints only the DRAM keys the chosen kind reads, and its outpu
   REQUIRE(again.exit_code == 0);
   CHECK(again.out == hbm.out);
 }
+
+TEST_CASE("Bad input: --kv-cache with an unknown format") {
+  rejects({"run", "--arch", "sa", "--model", "llama2-7b", "--kv-cache", "int3"},
+          "--kv-cache: expected fp16, int8 or int4, got 'int3'");
+}

@@ -221,3 +221,45 @@ TEST_CASE("Every op names its kind and what bounds it, and breakdown_by_kind add
     CHECK(dir.json("g.json")["ops"][0]["bound_by"] == bound);
   }
 }
+
+namespace {
+
+// Attention's DRAM bytes and seconds of a 4096-position LLaMA-2-7B decode step.
+struct AttentionFigures {
+  double bytes, seconds;
+};
+AttentionFigures attention(const Scratch& dir, const std::string& arch, const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"run",       "--arch", arch,      "--model", "llama2-7b",
+                                   "--seq-len", "4096",   "--quiet", "--json",  "a.json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const Run r = eva_sim(dir, args, false);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto a = dir.json("a.json")["breakdown_by_kind"]["attention"];
+  return {a["dram_bytes"].get<double>(), a["seconds"].get<double>()};
+}
+
+}  // namespace
+
+TEST_CASE("A KV cache in INT4 (--kv-cache int4) reads 4-bit elements with a scale and zero point per 32") {
+  Scratch dir;
+  // FP16: 2 B per element; INT4 in groups of 32 with 4 B each: 0.5 + 0.125 B.
+  // Activations and outputs add a little to both.
+  for (const char* arch : {"sa", "figlut", "eva"}) {
+    INFO(arch);
+    const AttentionFigures fp16 = attention(dir, arch, {"--kv-cache", "fp16"});
+    const AttentionFigures int4 = attention(dir, arch, {"--kv-cache", "int4"});
+    const AttentionFigures int8 = attention(dir, arch, {"--kv-cache", "int8"});
+    CHECK(int4.bytes / fp16.bytes > 0.625 / 2);
+    CHECK(int4.bytes / fp16.bytes < 0.625 / 2 + 0.01);
+    CHECK(int8.bytes / fp16.bytes > 1.125 / 2);
+    CHECK(int8.bytes / fp16.bytes < 1.125 / 2 + 0.01);
+    // --set overrides the option's parts: no groups, a quarter of FP16.
+    const AttentionFigures bare = attention(dir, arch, {"--kv-cache", "int4", "--set", "formats.kv_group=0"});
+    CHECK(bare.bytes / fp16.bytes < 0.25 + 0.01);
+    // Memory-bound in the realistic setting: fewer bytes, less time.
+    const AttentionFigures slow = attention(dir, arch, {"--setting", "realistic", "--kv-cache", "fp16"});
+    const AttentionFigures fast = attention(dir, arch, {"--setting", "realistic", "--kv-cache", "int4"});
+    CHECK(fast.seconds < 0.5 * slow.seconds);
+  }
+}

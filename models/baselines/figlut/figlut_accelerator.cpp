@@ -19,22 +19,35 @@ namespace {
 // Bit-planes in the layout of figlut_accelerator.hpp.
 class BitPlaneWeights : public WeightSource {
  public:
-  BitPlaneWeights(int planes, int mpus)
-      : m_planes(static_cast<std::uint64_t>(planes)), m_mpus(static_cast<std::uint64_t>(mpus)) {}
+  // `planes` bit-planes; a quantised KV cache's groups of `group` elements
+  // (0: none) carry `group_bytes` of parameters, loaded with the first pass.
+  BitPlaneWeights(int planes, int mpus, int group = 0, int group_bytes = 0)
+      : m_planes(static_cast<std::uint64_t>(planes)),
+        m_mpus(static_cast<std::uint64_t>(mpus)),
+        m_group(group),
+        m_group_bytes(group_bytes) {}
 
   std::uint64_t planes_in(std::uint64_t pass) const { return figlut_planes_in(m_planes, m_mpus, pass); }
-  std::uint64_t offset(const WsTile& t, std::uint64_t k) const { return figlut_tile_offset(m_planes, m_mpus, t, k); }
+  std::uint64_t offset(const WsTile& t, std::uint64_t k) const {
+    return figlut_tile_offset(m_planes, m_mpus, t, k) + group_params(t.weight_offset);
+  }
   Dma::Transfer fetch(Dma& dma, const GemmDescriptor& op, const WsTile& t, const BufferSlot& slot) override {
     const std::uint64_t bytes = tile_bytes(t);
     return dma.start_load(op.weight_addr + offset(t, op.k), bytes, 1, bytes, slot.at, !slot.data);
   }
-  std::uint64_t tile_bytes(const WsTile& t) const override { return planes_in(t.pass) * t.n * bytes_for_bits(t.k); }
+  std::uint64_t tile_bytes(const WsTile& t) const override {
+    return planes_in(t.pass) * t.n * bytes_for_bits(t.k) + (t.pass == 0 ? group_params(t.k * t.n) : 0);
+  }
   std::uint64_t tile_buffer_bytes(std::uint64_t rows, std::uint64_t cols) const override {
-    return std::min(m_planes, m_mpus) * cols * bytes_for_bits(rows);
+    return std::min(m_planes, m_mpus) * cols * bytes_for_bits(rows) + group_params(rows * cols);
   }
 
  private:
+  std::uint64_t group_params(std::uint64_t elements) const {
+    return grouped_bytes(elements, 0, m_group, m_group_bytes);
+  }
   std::uint64_t m_planes, m_mpus;
+  int m_group, m_group_bytes;
 };
 
 // The PEs' LUTs in the `lut` SRAM. PE (mpu, r, c) is bank
@@ -235,8 +248,9 @@ FiglutAccelerator::FiglutAccelerator(const sc_core::sc_module_name& name, const 
   const LutGeometry w(config, figlut, config.formats.weight_bits), kv(config, figlut, config.formats.kv_bits);
   install(std::make_unique<BitPlaneWeights>(config.formats.weight_bits, figlut.mpus),
           std::make_unique<LutDatapath>(array, w),
-          std::make_unique<BitPlaneWeights>(config.formats.kv_bits, figlut.mpus), std::make_unique<LutStore>(array, w),
-          std::make_unique<LutStore>(array, kv));
+          std::make_unique<BitPlaneWeights>(config.formats.kv_bits, figlut.mpus, config.formats.kv_group,
+                                            config.formats.kv_group_bytes),
+          std::make_unique<LutStore>(array, w), std::make_unique<LutStore>(array, kv));
 }
 
 std::vector<const StatGroup*> FiglutAccelerator::stat_groups() {

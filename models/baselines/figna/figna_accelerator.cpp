@@ -78,7 +78,7 @@ FignaAccelerator::FignaAccelerator(const sc_core::sc_module_name& name, const Ws
                     kv_gemm_config(config)) {
   install(std::make_unique<DenseWeights>(config.formats.weight_bits),
           std::make_unique<FignaDatapath>(config.formats, figna),
-          std::make_unique<DenseWeights>(config.formats.kv_bits));
+          std::make_unique<DenseWeights>(DenseWeights::kv_cache(config.formats)));
 }
 
 void FignaAccelerator::check(const GemmDescriptor& op) const {

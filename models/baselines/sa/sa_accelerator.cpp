@@ -9,7 +9,7 @@ SaAccelerator::SaAccelerator(const sc_core::sc_module_name& name, const WsAccele
     : WsAccelerator(name, config, WsGemmConfig{config.systolic, config.buffers, config.formats, config.tiling},
                     kv_gemm_config(config)) {
   install(std::make_unique<DenseWeights>(config.formats.weight_bits), std::make_unique<IntDatapath>(config.formats),
-          std::make_unique<DenseWeights>(config.formats.kv_bits));
+          std::make_unique<DenseWeights>(DenseWeights::kv_cache(config.formats)));
 }
 
 EncodedGemm SaAccelerator::encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m,

@@ -184,7 +184,7 @@ std::uint64_t VqConflictAccelerator::execute_vector(const VectorDescriptor& op) 
 // buffer, then the multiply-add datapath takes lanes x d MACs per cycle, then
 // y goes out.
 std::uint64_t VqConflictAccelerator::attention(const GemmDescriptor& op) {
-  const std::uint64_t x_bytes = op.m * op.k * 2, kv_bytes = packed_bytes(op.k * op.n, m_config.formats.kv_bits);
+  const std::uint64_t x_bytes = op.m * op.k * 2, kv_bytes = m_config.formats.kv_bytes(op.k * op.n);
   const Dma::Transfer x = dma.start_read(op.act_addr, x_bytes, 1, x_bytes, nullptr);
   dma.read(op.weight_addr, kv_bytes, nullptr);
   Dma::wait_for(x);
