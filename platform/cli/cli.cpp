@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 #include <boost/program_options.hpp>
 
@@ -275,9 +276,16 @@ std::string sweep_table(const SweepPlan& plan, const std::vector<nlohmann::order
   std::vector<std::string> columns = {"point"};
   for (const SweepAxis& a : plan.axes) columns.push_back(a.key);
   for (const char* key : {"arch", "seconds", "tokens_per_s", "energy_per_token_j", "energy_j", "area_mm2",
-                          "bandwidth_gbps", "latency_ns_mean", "pareto"})
+                          "bandwidth_gbps", "latency_ns_mean"})
     if (!rows.empty() && rows.front().contains(key) && std::find(columns.begin(), columns.end(), key) == columns.end())
       columns.push_back(key);
+  // Ratio columns (--baseline), wherever a row has them.
+  for (const nlohmann::ordered_json& row : rows)
+    for (const auto& [key, value] : row.items())
+      if ((key.rfind("speedup_vs_", 0) == 0 || key.rfind("energy_efficiency_vs_", 0) == 0) &&
+          std::find(columns.begin(), columns.end(), key) == columns.end())
+        columns.push_back(key);
+  if (!rows.empty() && rows.front().contains("pareto")) columns.push_back("pareto");
   std::string out;
   for (const std::string& c : columns) out += fmt::format("{:>16} ", c);
   out += "\n";
@@ -367,6 +375,8 @@ int cmd_sweep(const std::string& command, const std::vector<std::string>& args) 
       "out", po::value<std::string>()->default_value("sweep-out"), "output directory (created if missing)")(
       "retry-failed", po::bool_switch(), "rerun the points that failed before (missing points always run)")(
       "keep-going", po::bool_switch(), "local: keep starting points after one fails (slurm runs them all)")(
+      "baseline", po::value<std::string>(),
+      "ratio columns (speedup_vs_B, energy_efficiency_vs_B) against these architectures, a,b,...")(
       "force", po::bool_switch(), "take over an output directory written by a different sweep")(
       "plot", po::value<std::string>(), "draw the Pareto front into FILE.png")(
       "objectives", po::value<std::string>(),
@@ -398,6 +408,21 @@ int cmd_sweep(const std::string& command, const std::vector<std::string>& args) 
   o.retry_failed = vm["retry-failed"].as<bool>();
   o.keep_going = vm["keep-going"].as<bool>();
   o.force = vm["force"].as<bool>();
+  if (vm.count("baseline")) {
+    // Each must be an architecture of the plan when the plan names them all.
+    const std::vector<std::string> names = plan_arch_names(plan);
+    std::string list = vm["baseline"].as<std::string>();
+    for (std::size_t at = 0; at <= list.size();) {
+      const std::size_t comma = std::min(list.find(',', at), list.size());
+      const std::string b = list.substr(at, comma - at);
+      if (b.empty()) throw InputError("--baseline: expected architecture names, a,b,...");
+      if (!names.empty() && std::find(names.begin(), names.end(), b) == names.end())
+        throw InputError(fmt::format("--baseline {}: not an architecture of this sweep (its points run {})", b,
+                                     fmt::join(names, ", ")));
+      o.baselines.push_back(b);
+      at = comma + 1;
+    }
+  }
   o.slurm = plan.slurm;
   if (vm.count("partition")) o.slurm.partition = vm["partition"].as<std::string>();
   if (vm.count("time")) o.slurm.time = vm["time"].as<std::string>();

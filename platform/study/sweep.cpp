@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -334,6 +335,70 @@ nlohmann::ordered_json sweep_values(const SweepPlan& plan, std::uint64_t point) 
   nlohmann::ordered_json values = nlohmann::ordered_json::object();
   for (std::size_t a = 0; a < plan.axes.size(); ++a) values[plan.axes[a].key] = typed(v[a]);
   return values;
+}
+
+namespace {
+
+bool names_arch(const std::string& key) { return key == "arch" || key == "archs"; }
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::string item;
+  for (const char c : s + ",") {
+    if (c != ',') {
+      item += c;
+    } else if (!item.empty()) {
+      out.push_back(item);
+      item.clear();
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::size_t add_baseline_ratios(std::vector<nlohmann::ordered_json>& rows, const SweepPlan& plan,
+                                const std::string& baseline) {
+  // A row's identity: its swept values but the architecture's.
+  const auto identity = [&](const nlohmann::ordered_json& row) {
+    nlohmann::ordered_json id = nlohmann::ordered_json::array();
+    for (const SweepAxis& a : plan.axes)
+      if (a.is_set || !names_arch(a.key)) id.push_back(row.contains(a.key) ? row[a.key] : nlohmann::ordered_json());
+    return id.dump();
+  };
+  std::map<std::string, std::size_t> base;
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    if (rows[r].contains("arch") && rows[r]["arch"] == baseline) base.emplace(identity(rows[r]), r);
+  const auto number = [](const nlohmann::ordered_json& row, const char* key) {
+    return row.contains(key) && row[key].is_number() ? row[key].get<double>() : 0.0;
+  };
+  std::size_t found = 0;
+  for (nlohmann::ordered_json& row : rows) {
+    const auto b = base.find(identity(row));
+    if (b == base.end()) continue;
+    ++found;
+    const nlohmann::ordered_json& ref = rows[b->second];
+    const double s = number(row, "seconds"), e = number(row, "energy_j");
+    if (s > 0 && number(ref, "seconds") > 0) row["speedup_vs_" + baseline] = number(ref, "seconds") / s;
+    if (e > 0 && number(ref, "energy_j") > 0) row["energy_efficiency_vs_" + baseline] = number(ref, "energy_j") / e;
+  }
+  return found;
+}
+
+std::vector<std::string> plan_arch_names(const SweepPlan& plan) {
+  std::vector<std::string> names;
+  const auto add = [&](const std::string& value) {
+    for (const std::string& n : split_commas(value)) names.push_back(n);
+  };
+  for (const auto& [key, value] : plan.options)
+    if (names_arch(key)) add(value);
+  for (const SweepAxis& a : plan.axes)
+    if (!a.is_set && names_arch(a.key))
+      for (const std::string& v : a.values) add(v);
+  for (const std::string& n : names)
+    if (n.find('/') != std::string::npos || n.find(".yaml") != std::string::npos || n.find(".yml") != std::string::npos)
+      return {};
+  return names;
 }
 
 std::vector<nlohmann::ordered_json> sweep_rows(const SweepPlan& plan, std::uint64_t point,

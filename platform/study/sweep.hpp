@@ -75,6 +75,16 @@ std::vector<nlohmann::ordered_json> sweep_rows(const SweepPlan& plan, std::uint6
                                                const nlohmann::json& report);
 // Rows as CSV: the union of their keys as columns, in order of appearance.
 std::string rows_csv(const std::vector<nlohmann::ordered_json>& rows);
+// Ratios against a baseline architecture: each row gets speedup_vs_B (B's
+// seconds over its own) and energy_efficiency_vs_B (B's energy_j over its
+// own) from the row of architecture B with the same swept values, the swept
+// architecture (`arch`, `archs`) aside; rows without such a row get none.
+// Returns how many rows found their baseline.
+std::size_t add_baseline_ratios(std::vector<nlohmann::ordered_json>& rows, const SweepPlan& plan,
+                                const std::string& baseline);
+// The architecture names a plan's points can have, when each is given by
+// name (empty when one is a file, whose name only its report says).
+std::vector<std::string> plan_arch_names(const SweepPlan& plan);
 
 enum class Executor { local, slurm };
 
@@ -84,11 +94,12 @@ struct SweepOptions {
   bool quiet = false;
   std::string program;  // the eva-sim to run for each point
   Executor executor = Executor::local;
-  bool retry_failed = false;  // rerun the points that failed before (missing ones always run)
-  bool keep_going = false;    // local: start new points after one has failed (slurm always runs them all)
-  bool force = false;         // take over a directory written by a different sweep
-  SlurmSettings slurm;        // the file's settings, with the command line's over them
-  double poll_seconds = 0.5;  // slurm: how often squeue is asked
+  bool retry_failed = false;           // rerun the points that failed before (missing ones always run)
+  bool keep_going = false;             // local: start new points after one has failed (slurm always runs them all)
+  bool force = false;                  // take over a directory written by a different sweep
+  SlurmSettings slurm;                 // the file's settings, with the command line's over them
+  double poll_seconds = 0.5;           // slurm: how often squeue is asked
+  std::vector<std::string> baselines;  // ratio columns against these architectures (add_baseline_ratios)
 };
 
 struct FailedPoint {

@@ -372,6 +372,16 @@ class Sweep {
                                  {"error", f.message}});
       result.failed.push_back(std::move(f));
     }
+    // Ratios against the baselines, in the rows and in the index alike.
+    for (const std::string& b : m_options.baselines) {
+      if (add_baseline_ratios(result.rows, m_plan, b) == 0) continue;
+      std::vector<std::size_t> seen(index["points"].size(), 0);
+      for (std::size_t r = 0; r < result.rows.size(); ++r) {
+        auto& row = index["points"][row_point[r]]["rows"][seen[row_point[r]]++];
+        for (const std::string& key : {"speedup_vs_" + b, "energy_efficiency_vs_" + b})
+          if (result.rows[r].contains(key)) row[key] = result.rows[r][key];
+      }
+    }
     // The Pareto front over the default objectives, where the rows have them.
     const std::vector<Objective> objectives = default_objectives();
     if (const std::optional<std::vector<bool>> front = pareto_front(result.rows, objectives)) {

@@ -222,3 +222,40 @@ TEST_CASE("Bad input: sweep file errors exit 2 with file and line") {
   CHECK(eva_sim(dir, {"sweep", "missing.yaml"}).exit_code == 2);
   CHECK(eva_sim(dir, {"sweep", "s.yaml", "-j", "0"}).exit_code == 2);
 }
+
+TEST_CASE("sweep --baseline adds ratio columns against an architecture of the same swept values") {
+  Scratch dir;
+  dir.write("s.yaml", bandwidth_sweep);
+  const Run r = eva_sim(dir, {"sweep", "s.yaml", "-j", "2", "--out", "out", "--quiet", "--baseline", "sa"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto index = dir.json("out/sweep.json");
+  REQUIRE(index["points"].size() == 4);
+  const auto row = [&](int p) { return index["points"][p]["rows"][0]; };
+  // Points 0, 1 are sa at 8 and 32 GB/s; 2, 3 figlut at the same.
+  for (int p : {0, 1}) {
+    CHECK(row(p)["speedup_vs_sa"].get<double>() == 1.0);
+    CHECK(row(p)["energy_efficiency_vs_sa"].get<double>() == 1.0);
+  }
+  for (int p : {2, 3}) {
+    const auto sa = row(p - 2);
+    CHECK(row(p)["speedup_vs_sa"].get<double>() ==
+          Approx(sa["seconds"].get<double>() / row(p)["seconds"].get<double>()));
+    CHECK(row(p)["energy_efficiency_vs_sa"].get<double>() ==
+          Approx(sa["energy_j"].get<double>() / row(p)["energy_j"].get<double>()));
+  }
+  CHECK(row(2)["speedup_vs_sa"].get<double>() != row(3)["speedup_vs_sa"].get<double>());  // matched by bandwidth
+  const std::string csv = slurp(dir.path("out/sweep.csv"));
+  CHECK(csv.find("speedup_vs_sa") != std::string::npos);
+  CHECK(r.out.find("speedup_vs_sa") != std::string::npos);  // the printed summary
+}
+
+TEST_CASE("Bad input: sweep --baseline naming an architecture the sweep does not run") {
+  Scratch dir;
+  dir.write("s.yaml", bandwidth_sweep);
+  const Run r = eva_sim(dir, {"sweep", "s.yaml", "--out", "out", "--quiet", "--baseline", "eva"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--baseline eva: not an architecture of this sweep (its points run sa, figlut)") !=
+        std::string::npos);
+  CHECK(!dir.exists("out/sweep.json"));
+}
