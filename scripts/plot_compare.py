@@ -20,7 +20,9 @@ def main(argv):
         sys.stderr.write("usage: plot_compare.py REPORT.json OUT.png\n")
         return 2
     with open(argv[1]) as f:
-        results = json.load(f)["results"]
+        report = json.load(f)
+    results = report["results"]
+    log_latency = report.get("plot", {}).get("latency_axis") == "log"
     if not results:
         sys.stderr.write("plot_compare.py: the report has no results\n")
         return 2
@@ -37,13 +39,18 @@ def main(argv):
     x = range(len(archs))
 
     # Latency on a linear axis from zero, so that bar heights compare as the
-    # times do (a log axis made a 17% gap look like an order of magnitude);
+    # times do (a log axis made a 17% gap look like an order of magnitude;
+    # it is drawn only on request, `--plot-log`);
     # each bar is labelled with its value, which keeps small bars readable.
     ax = axes[0]
     latency_ms = [r["seconds"] * 1e3 for r in results]
     bars = ax.bar(x, latency_ms, color="tab:blue")
-    ax.set_ylim(bottom=0)
-    ax.set_ylabel("total time (ms)")
+    if log_latency:  # on request (--plot-log): times that span decades
+        ax.set_yscale("log")
+        ax.set_ylabel("total time (ms, log scale)")
+    else:
+        ax.set_ylim(bottom=0)
+        ax.set_ylabel("total time (ms)")
     ax.bar_label(bars, labels=[f"{v:.3g}" for v in latency_ms], fontsize=8)
 
     # Energy per token, stacked by module.

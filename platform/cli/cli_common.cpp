@@ -41,6 +41,8 @@ SimOptions sim_options(const po::variables_map& vm) {
   if (vm.count("json")) s.json = vm["json"].as<std::string>();
   if (vm.count("csv")) s.csv = vm["csv"].as<std::string>();
   if (vm.count("plot")) s.plot = vm["plot"].as<std::string>();
+  s.plot_log = vm.count("plot-log") && vm["plot-log"].as<bool>();
+  if (s.plot_log && !s.plot) throw InputError("--plot-log: sets the axis of a --plot; give --plot FILE.png");
   s.quiet = vm.count("quiet") && vm["quiet"].as<bool>();
   return s;
 }
@@ -130,7 +132,11 @@ void write_outputs(const SimOptions& s, const std::vector<Report>& reports, bool
   }
   if (s.json) write_file_atomic(*s.json, j.dump(2) + "\n");
   if (s.csv) write_file_atomic(*s.csv, to_csv(reports));
-  if (s.plot && results_wrapper) write_plot(s.plot_python, *s.plot, j);
+  if (s.plot && results_wrapper) {
+    nlohmann::json data = j;
+    data["plot"] = {{"latency_axis", s.plot_log ? "log" : "linear"}};
+    write_plot(s.plot_python, *s.plot, data);
+  }
 }
 
 ArchConfig loaded_arch(const ArchRequest& req) {

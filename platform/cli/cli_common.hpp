@@ -29,6 +29,7 @@ struct SimOptions {
   }
   std::optional<std::string> json, csv;
   std::optional<std::string> plot;  // compare and e2e
+  bool plot_log = false;            // --plot-log: its latency axis logarithmic
   std::string plot_python;          // found by check_outputs when --plot is given
   bool quiet = false;
 };

@@ -216,6 +216,7 @@ int cmd_compare(const std::string& command, const std::vector<std::string>& args
   d.add_options()("model", po::value<std::string>(), "model")(
       "archs", po::value<std::string>()->default_value(default_archs), "a,b,...")(
       "plot", po::value<std::string>(), "draw latency, energy per token and ratios as a PNG (matplotlib)")(
+      "plot-log", po::bool_switch(), "--plot: the latency axis logarithmic (default: linear from zero)")(
       "baseline", po::value<std::string>(), "ratios against these architectures (default: sa,figlut)");
   add_jobs_option(d);
   auto [vm, s, w] = parse_workload_command(command, args, d);
@@ -250,6 +251,7 @@ int cmd_e2e(const std::string& command, const std::vector<std::string>& args) {
       "archs", po::value<std::string>()->default_value(default_archs), "a,b,...")("csv", po::value<std::string>(),
                                                                                   "write the reports as CSV")(
       "plot", po::value<std::string>(), "draw latency, energy per token and ratios as a PNG (matplotlib)")(
+      "plot-log", po::bool_switch(), "--plot: the latency axis logarithmic (default: linear from zero)")(
       "baseline", po::value<std::string>(), "ratios against these architectures (default: sa,figlut)");
   add_e2e_options(d);
   add_kv_cache_option(d);

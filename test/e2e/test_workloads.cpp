@@ -1,6 +1,7 @@
 // run, compare and e2e from the command line, on a small model file.
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 
 #include <catch2/catch.hpp>
 
@@ -70,6 +71,28 @@ TEST_CASE("compare and e2e --plot draw a PNG and write nothing else") {
   std::vector<std::string> files = dir.files();
   std::sort(files.begin(), files.end());
   CHECK(files == std::vector<std::string>{"c.png", "e.png", "tiny.yaml", "trace.json"});
+}
+
+TEST_CASE("compare --plot-log draws the latency axis logarithmic, only on request") {
+  Scratch dir;
+  with_inputs(dir);
+  const auto plot = [&](const char* png, bool log) {
+    std::vector<std::string> args = {"compare", "--model", "tiny.yaml", "--archs", "sa,eva", "--plot", png, "--quiet"};
+    if (log) args.push_back("--plot-log");
+    const Run r = eva_sim(dir, args);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    std::ifstream in(dir.path(png), std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string linear = plot("lin.png", false), log = plot("log.png", true), again = plot("lin2.png", false);
+  CHECK(linear.rfind("\x89PNG", 0) == 0);
+  CHECK(log.rfind("\x89PNG", 0) == 0);
+  CHECK(linear == again);  // the same figure, drawn again
+  CHECK(log != linear);
+  const Run bad = eva_sim(dir, {"compare", "--model", "tiny.yaml", "--archs", "sa", "--plot-log"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("--plot-log: sets the axis of a --plot; give --plot FILE.png") != std::string::npos);
 }
 
 TEST_CASE("run --plot draws a roofline of the operations as a PNG and writes nothing else") {
