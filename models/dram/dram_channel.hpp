@@ -40,6 +40,14 @@ enum class DramCommand { act, pre, rd, wr, ref };
 
 struct DramCommandCounts {
   std::uint64_t act = 0, pre = 0, rd = 0, wr = 0, ref = 0;
+  DramCommandCounts& operator+=(const DramCommandCounts& o) {
+    act += o.act;
+    pre += o.pre;
+    rd += o.rd;
+    wr += o.wr;
+    ref += o.ref;
+    return *this;
+  }
 };
 
 class DramChannel {
@@ -126,6 +134,14 @@ class DramChannel {
     Time idle_active = 0, idle_precharged = 0, down_active = 0, down_precharged = 0;
     std::uint64_t exits = 0;  // power-down exits
     Time idle() const { return idle_active + idle_precharged + down_active + down_precharged; }
+    Residency& operator+=(const Residency& o) {
+      idle_active += o.idle_active;
+      idle_precharged += o.idle_precharged;
+      down_active += o.down_active;
+      down_precharged += o.down_precharged;
+      exits += o.exits;
+      return *this;
+    }
   };
   Residency residency(Time end) const;
   Time data_busy() const { return m_data_busy; }  // cycles the data bus carried data

@@ -98,28 +98,14 @@ void DramController::schedule() {
 
 DramCommandCounts DramController::counts() const {
   DramCommandCounts sum;
-  for (const auto& ch : m_channels) {
-    const auto& c = ch.counts();
-    sum.act += c.act;
-    sum.pre += c.pre;
-    sum.rd += c.rd;
-    sum.wr += c.wr;
-    sum.ref += c.ref;
-  }
+  for (const auto& ch : m_channels) sum += ch.counts();
   return sum;
 }
 
 DramChannel::Residency DramController::residency(const sc_core::sc_time& elapsed) const {
   const DramChannel::Time end = tck_of(elapsed);
   DramChannel::Residency sum;
-  for (const auto& ch : m_channels) {
-    const DramChannel::Residency r = ch.residency(end);
-    sum.idle_active += r.idle_active;
-    sum.idle_precharged += r.idle_precharged;
-    sum.down_active += r.down_active;
-    sum.down_precharged += r.down_precharged;
-    sum.exits += r.exits;
-  }
+  for (const auto& ch : m_channels) sum += ch.residency(end);
   return sum;
 }
 
