@@ -8,6 +8,7 @@ namespace eva {
 DramController::DramController(const sc_core::sc_module_name& name, const DramConfig& config)
     : DramTarget(name, config.capacity_bytes()),
       m_config(config),
+      m_energy(command_energy(config)),
       m_ps_to_value(1e-12 / sc_core::sc_get_time_resolution().to_seconds()),
       m_mapper(config),
       m_burst_bytes(config.burst_bytes()),
@@ -148,7 +149,7 @@ DramController::CommandEnergy DramController::command_energy(const DramConfig& c
 }
 
 DramTarget::Energy DramController::energy_parts(const sc_core::sc_time& elapsed) const {
-  const CommandEnergy e = command_energy(m_config);
+  const CommandEnergy& e = m_energy;
   const DramCommandCounts c = counts();
   Energy out;
   out.core_j = (static_cast<double>(c.act) * e.act_pre + static_cast<double>(c.rd) * e.rd +

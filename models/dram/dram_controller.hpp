@@ -64,7 +64,8 @@ class DramController : public DramTarget {
   };
 
   const DramConfig m_config;
-  const double m_ps_to_value;  // kernel time units per picosecond
+  const CommandEnergy m_energy;  // command_energy(m_config), once
+  const double m_ps_to_value;    // kernel time units per picosecond
   const AddressMapper m_mapper;
   const std::uint64_t m_burst_bytes;
   std::vector<DramChannel> m_channels;

@@ -411,17 +411,14 @@ int cmd_sweep(const std::string& command, const std::vector<std::string>& args) 
   if (vm.count("baseline")) {
     // Each must be an architecture of the plan when the plan names them all.
     const std::vector<std::string> names = plan_arch_names(plan);
-    std::string list = vm["baseline"].as<std::string>();
-    for (std::size_t at = 0; at <= list.size();) {
-      const std::size_t comma = std::min(list.find(',', at), list.size());
-      const std::string b = list.substr(at, comma - at);
+    for (const std::string& b : comma_items(vm["baseline"].as<std::string>())) {
       if (b.empty()) throw InputError("--baseline: expected architecture names, a,b,...");
       if (!names.empty() && std::find(names.begin(), names.end(), b) == names.end())
         throw InputError(fmt::format("--baseline {}: not an architecture of this sweep (its points run {})", b,
                                      fmt::join(names, ", ")));
       o.baselines.push_back(b);
-      at = comma + 1;
     }
+    if (o.baselines.empty()) throw InputError("--baseline: expected architecture names, a,b,...");
   }
   o.slurm = plan.slurm;
   if (vm.count("partition")) o.slurm.partition = vm["partition"].as<std::string>();

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -75,6 +76,14 @@ po::variables_map parse(const std::string& command, const std::vector<std::strin
     throw InputError(fmt::format("{}: {}", command, e.what()));
   }
   return vm;
+}
+
+std::vector<std::string> comma_items(const std::string& value) {
+  std::vector<std::string> out;
+  std::stringstream in(value);
+  std::string item;
+  while (std::getline(in, item, ',')) out.push_back(item);
+  return out;
 }
 
 std::string required(const po::variables_map& vm, const std::string& command, const char* name) {

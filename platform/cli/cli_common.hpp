@@ -45,6 +45,8 @@ struct HelpShown {};
 po::variables_map parse(const std::string& command, const std::vector<std::string>& args,
                         const po::options_description& desc, const po::positional_options_description& pos = {});
 std::string required(const po::variables_map& vm, const std::string& command, const char* name);
+// The items of a comma-separated option value, in order (empty items kept).
+std::vector<std::string> comma_items(const std::string& value);
 std::uint64_t positive(const std::string& option, const std::string& text, std::uint64_t max);
 // Refuses an output path whose directory cannot be written, before any
 // simulation runs.

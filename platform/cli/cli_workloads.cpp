@@ -1,7 +1,6 @@
 // The commands over whole models: run, compare, e2e and validate.
 #include <algorithm>
 #include <iostream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -26,9 +25,7 @@ const std::vector<std::string> ratio_baselines = {"sa", "figlut"};
 std::vector<std::string> baselines_from(const po::variables_map& vm, const std::vector<ArchConfig>& archs) {
   if (!vm.count("baseline")) return ratio_baselines;
   std::vector<std::string> out;
-  std::stringstream in(vm["baseline"].as<std::string>());
-  std::string name;
-  while (std::getline(in, name, ',')) {
+  for (const std::string& name : comma_items(vm["baseline"].as<std::string>())) {
     if (std::none_of(archs.begin(), archs.end(), [&](const ArchConfig& a) { return a.name == name; }))
       throw InputError(fmt::format("--baseline: '{}' is not among the compared architectures", name));
     out.push_back(name);
@@ -39,9 +36,7 @@ std::vector<std::string> baselines_from(const po::variables_map& vm, const std::
 
 std::vector<ArchConfig> archs_from(const std::string& list, const SimOptions& s) {
   std::vector<ArchConfig> out;
-  std::stringstream in(list);
-  std::string name;
-  while (std::getline(in, name, ',')) {
+  for (const std::string& name : comma_items(list)) {
     if (name.empty()) throw InputError(fmt::format("--archs: empty name in '{}'", list));
     out.push_back(arch_named(name, s));
   }
