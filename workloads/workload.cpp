@@ -13,8 +13,8 @@ namespace eva {
 
 std::string WorkloadOp::signature() const {
   switch (kind) {
-    case Kind::fc:
-      return fmt::format("fc {}x{}x{}", m, n, k);
+    case Kind::fc:  // an LM head may take another format than the layers
+      return fmt::format("{} {}x{}x{}", is_lm_head() ? "head" : "fc", m, n, k);
     case Kind::attention:
       return fmt::format("attn {}x{}x{}", m, n, k);
     case Kind::vector:

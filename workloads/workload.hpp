@@ -51,8 +51,9 @@ struct WorkloadOp {
   Kind kind = Kind::fc;
   std::string name;  // e.g. "q_proj", "expert.down", "attn.qk", "rmsnorm"
   // fc, attention, vector, lm_head or moe_router (the router and its softmax).
+  bool is_lm_head() const { return kind == Kind::fc && name == "lm_head"; }
   const char* kind_name() const {
-    if (name == "lm_head") return "lm_head";
+    if (is_lm_head()) return "lm_head";
     if (name.rfind("router", 0) == 0) return "moe_router";
     return kind == Kind::fc ? "fc" : kind == Kind::attention ? "attention" : "vector";
   }

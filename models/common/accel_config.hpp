@@ -26,6 +26,17 @@ struct BufferConfig {
   }
 };
 
+// The LM head's weights (formats.lm_head): FP16, or the layers' format.
+enum class LmHead { fp16, native };
+template <>
+struct EnumNames<LmHead> {
+  static const std::vector<std::pair<std::string_view, LmHead>>& list() {
+    static const std::vector<std::pair<std::string_view, LmHead>> names = {{"fp16", LmHead::fp16},
+                                                                           {"native", LmHead::native}};
+    return names;
+  }
+};
+
 struct FormatConfig {
   // A8W8 with 8-bit outputs and INT32 accumulators: the EVA artifact's SA and
   // ANT baselines (configs/methods/baselines.yaml).
@@ -43,6 +54,13 @@ struct FormatConfig {
   // group_size 32).
   int kv_group = 0;
   int kv_group_bytes = 4;
+  // The LM head: FP16, as every quantiser modelled here leaves it (AQLM,
+  // Egiazarian et al., ICML 2024, and GPTVQ, van Baalen et al., 2024, quantise
+  // the decoder layers only; GPTQ-style INT4 and the BCQ of LUT-GEMM/FIGLUT
+  // likewise keep the embeddings and the head in FP16). `native`: in the
+  // layers' format, the paper setting's convention (the EVA artifact prices
+  // the decoder layers only).
+  LmHead lm_head = LmHead::fp16;
 
   template <class V>
   void visit(V& v) {
@@ -53,6 +71,7 @@ struct FormatConfig {
     v.field("kv_bits", kv_bits, between(1, 32), "bits per KV-cache element");
     v.field("kv_group", kv_group, between(0, 1 << 20), "KV-cache elements per quantisation group (0: no groups)");
     v.field("kv_group_bytes", kv_group_bytes, between(0, 1024), "bytes of scale and zero point per KV group");
+    v.field("lm_head", lm_head, "fp16 | native: the LM head's weights in FP16 or in the layers' format");
   }
 
   // Bytes of `elements` KV-cache elements, their groups' parameters included.
@@ -60,7 +79,11 @@ struct FormatConfig {
 
   // The formats of attention over the KV cache: FP16 activations and outputs,
   // INT32/FP32 accumulators, the cache itself at kv_bits as the "weights".
-  FormatConfig kv_formats() const { return FormatConfig{16, kv_bits, 16, 32, kv_bits, kv_group, kv_group_bytes}; }
+  FormatConfig kv_formats() const {
+    return FormatConfig{16, kv_bits, 16, 32, kv_bits, kv_group, kv_group_bytes, lm_head};
+  }
+  // The formats of a GEMM over dense FP16 weights (an FP16 LM head).
+  FormatConfig fp16_formats() const { return FormatConfig{16, 16, 16, 32, 16, 0, 0, lm_head}; }
 };
 
 struct TilingConfig {

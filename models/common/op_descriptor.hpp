@@ -10,9 +10,11 @@ namespace eva {
 
 // What the second operand of a GEMM is.
 enum class GemmOperand {
-  weights,   // a layer's weights, in the accelerator's weight format
-  kv_cache,  // attention: the K or V cache, formats.kv_bits per element, dense
-             // (FIGLUT: bit-planes as its weights); activations and outputs FP16
+  weights,       // a layer's weights, in the accelerator's weight format
+  kv_cache,      // attention: the K or V cache, formats.kv_bits per element, dense
+                 // (FIGLUT: bit-planes as its weights); activations and outputs FP16
+  fp16_weights,  // dense FP16 weights (an FP16 LM head), FP16 activations and
+                 // outputs, at the array's FP16 rate (FIGLUT: 16 bit-planes)
 };
 
 // y (M x N) = x (M x K) * W (K x N), W in the accelerator's weight format.

@@ -87,12 +87,17 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
       // artifact's vqarray_2_prefill, as its dense baselines).
       m_gemm(dma, array, WsBuffers{m_input_base, m_index_base, m_output_base},
              WsGemmConfig{config.systolic, config.buffers, FormatConfig{8, 8, 8, 32, 16}, config.tiling}),
-      // Attention: the INT8 array's weight-stationary mode over the KV cache,
+      // Attention: the array's weight-stationary mode over the KV cache,
       // FP16 activations and outputs (as the artifact runs attention on the
-      // prefill array; here the KV cache keeps formats.kv_bits).
+      // prefill array; here the KV cache keeps formats.kv_bits), an FP16
+      // cache in the array's FP16 mode (systolic.fp16_passes: 32x32 INT8 as
+      // 32x8 FP16). Dense FP16 weights (an FP16 LM head) likewise.
       m_attention(dma, array, WsBuffers{m_input_base, m_index_base, m_output_base},
-                  WsGemmConfig{config.systolic, config.buffers, config.formats.kv_formats(), config.tiling}),
-      m_kv(DenseWeights::kv_cache(config.formats)) {
+                  dense_gemm_config(config.systolic, config.buffers, config.formats.kv_formats(), config.tiling)),
+      m_fp16_gemm(dma, array, WsBuffers{m_input_base, m_index_base, m_output_base},
+                  dense_gemm_config(config.systolic, config.buffers, config.formats.fp16_formats(), config.tiling)),
+      m_kv(DenseWeights::kv_cache(config.formats)),
+      m_fp16(16) {
   array.lane_socket.bind(oc.lookup_socket);
   for (EpilogueUnit& u : epilogue_units) u.lookup_socket.bind(oc.lookup_socket);
   bus.attach(input_buffer.target_socket, m_input_base, input_buffer.size());
@@ -170,6 +175,11 @@ void EvaAccelerator::check(const GemmDescriptor& op) const {
   if (op.operand == GemmOperand::kv_cache) {
     if (op.functional) throw InputError("eva: attention is modelled in timing mode only");
     m_attention.check(op, m_kv);
+    return;
+  }
+  if (op.operand == GemmOperand::fp16_weights) {
+    if (op.functional) throw InputError("eva: FP16 weights are modelled in timing mode only");
+    m_fp16_gemm.check(op, m_fp16);
     return;
   }
   const VqFormat& f = m_config.vq;
@@ -284,6 +294,7 @@ bool EvaAccelerator::int8_mode(std::uint64_t m, std::uint64_t k, std::uint64_t n
 
 std::uint64_t EvaAccelerator::execute(const GemmDescriptor& op) {
   if (op.operand == GemmOperand::kv_cache) return m_attention.run(op, m_kv);
+  if (op.operand == GemmOperand::fp16_weights) return m_fp16_gemm.run(op, m_fp16);
   const EvaTiler t = tiler(op.m, op.k, op.n);
   if (int8_mode(op.m, op.k, op.n, op.functional)) {
     VqWeights weights(m_config.vq, t, BufferSlot{m_codebook_base, codebook_buffer.size(), false});

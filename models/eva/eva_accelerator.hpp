@@ -125,7 +125,8 @@ class EvaAccelerator : public Accelerator {
   std::uint64_t m_input_base, m_codebook_base, m_index_base, m_output_base;
   WsGemm m_gemm;       // prefill mode
   WsGemm m_attention;  // attention over the KV cache
-  DenseWeights m_kv;
+  WsGemm m_fp16_gemm;  // GEMMs over dense FP16 weights (an FP16 LM head)
+  DenseWeights m_kv, m_fp16;
 };
 
 }  // namespace eva

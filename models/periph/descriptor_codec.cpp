@@ -144,6 +144,8 @@ DecodedDescriptor decode_descriptor(const std::uint8_t* p, std::size_t size) {
       op.operand = GemmOperand::weights;
     else if (operand == static_cast<std::uint32_t>(regs::OperandCode::kv_cache))
       op.operand = GemmOperand::kv_cache;
+    else if (operand == static_cast<std::uint32_t>(regs::OperandCode::fp16_weights))
+      op.operand = GemmOperand::fp16_weights;
     else
       return rejected(ErrorCode::desc_operand, fmt::format("operand kind {}", operand));
     op.act_addr = get<std::uint64_t>(p, g::act_addr);
@@ -200,9 +202,10 @@ DescriptorBytes encode_descriptor(const GemmDescriptor& op, std::uint64_t next, 
   put(b, g::n, narrow(op.n, "n"));
   put(b, g::k, narrow(op.k, "k"));
   put(b, g::count, narrow(op.count, "count"));
-  put(b, g::operand,
-      static_cast<std::uint32_t>(op.operand == GemmOperand::kv_cache ? regs::OperandCode::kv_cache
-                                                                     : regs::OperandCode::weights));
+  const regs::OperandCode operand = op.operand == GemmOperand::kv_cache       ? regs::OperandCode::kv_cache
+                                    : op.operand == GemmOperand::fp16_weights ? regs::OperandCode::fp16_weights
+                                                                              : regs::OperandCode::weights;
+  put(b, g::operand, static_cast<std::uint32_t>(operand));
   put(b, g::tag, tag);
   return b;
 }

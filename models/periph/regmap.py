@@ -138,7 +138,8 @@ VECTOR = HEADER + [
 ]
 OPCODES = [("GEMM", 1, "an FC layer or attention GEMM"), ("VECTOR", 2, "a vector-unit operation")]
 FLAGS = [("FUNCTIONAL", 0, "move and compute real data (else timing only)")]
-OPERANDS = [("WEIGHTS", 0, "weights in the architecture's format"), ("KV_CACHE", 1, "the K or V cache (dense; FIGLUT: bit-planes)")]
+OPERANDS = [("WEIGHTS", 0, "weights in the architecture's format"), ("KV_CACHE", 1, "the K or V cache (dense; FIGLUT: bit-planes)"),
+            ("FP16_WEIGHTS", 2, "dense FP16 weights, e.g. an FP16 LM head (FIGLUT: 16 bit-planes)")]
 # VectorOp of models/common/op_descriptor.hpp, in order
 VECTOR_OPS = [("ADD", 0, "x + y"), ("MUL", 1, "x * y"), ("SILU_MUL", 2, "silu(x) * y"), ("GELU", 3, "gelu(x)"),
               ("RMSNORM", 4, "RMSNorm of each row"), ("LAYERNORM", 5, "LayerNorm of each row"),

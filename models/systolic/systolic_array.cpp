@@ -33,7 +33,8 @@ double SystolicArray::energy_j(double seconds) const {
 }
 
 std::uint64_t SystolicArray::oc_cycles(std::uint64_t rows, std::uint64_t d, std::uint64_t entries) const {
-  const std::uint64_t r = m_timing.rows, c = std::max<std::uint64_t>(1, m_timing.cols / 4);
+  const SystolicConfig fp16 = m_config.fp16_mode();
+  const auto r = static_cast<std::uint64_t>(fp16.rows), c = static_cast<std::uint64_t>(fp16.cols);
   return ceil_div(rows, r) * (ceil_div(d, c) * entries + r + c);
 }
 

@@ -40,11 +40,11 @@ class SystolicArray : public sc_core::sc_module, public PricedUnit {
   sc_core::sc_time run_tile(std::uint64_t m, std::uint64_t tile_macs);
 
   // FP16 input-stationary mode (EVA's VQ decode): the R x C INT8 array acts as
-  // R x C/4 FP16 PEs (one FP16 multiply = four INT8 partial products). R input
-  // sub-vectors of up to C/4 elements stay in the array; `entries` codebook
-  // centroids stream through, one per cycle per C/4 elements. For `rows`
-  // sub-vectors of d elements:
-  //   ceil(rows / R) x (ceil(d / (C/4)) x entries + R + C/4)
+  // R x F FP16 PEs, F = C / systolic.fp16_ratio (4: one FP16 multiply = four
+  // INT8 partial products). R input sub-vectors of up to F elements stay in
+  // the array; `entries` codebook centroids stream through, one per cycle per
+  // F elements. For `rows` sub-vectors of d elements:
+  //   ceil(rows / R) x (ceil(d / F) x entries + R + F)
   // (the EVA artifact's simulator/methods/vqarray.py, IS(32, E, d, 32, 8) per
   // 32 sub-vectors). Blocks for that many cycles.
   std::uint64_t oc_cycles(std::uint64_t rows, std::uint64_t d, std::uint64_t entries) const;
@@ -67,9 +67,10 @@ class SystolicArray : public sc_core::sc_module, public PricedUnit {
   std::uint8_t* lane_direct(std::uint64_t addr, std::uint64_t bytes);
 
   const WsTiming& timing() const { return m_timing; }
-  // The weight format of the GEMMs that follow: one tile's bytes, which set
-  // how long an `overlapped` shadow load takes.
-  void set_tile_bytes(std::uint64_t tile_bytes) { m_timing = WsTiming(m_config, tile_bytes); }
+  // The mode of the GEMMs that follow: the array's shape in it (its own, or
+  // SystolicConfig::fp16_mode) and one tile's bytes in the weight format,
+  // which set how long an `overlapped` shadow load takes.
+  void set_mode(const SystolicConfig& shape, std::uint64_t tile_bytes) { m_timing = WsTiming(shape, tile_bytes); }
   enum Stat { tiles, busy_cycles, macs, oc_passes, fp16_macs, stat_count };
   double stat(Stat s) const { return m_stats.get(m_stat[s]); }
   const StatGroup& stats() const { return m_stats; }

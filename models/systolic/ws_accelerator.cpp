@@ -5,12 +5,9 @@
 
 namespace eva {
 
-WsGemmConfig WsAccelerator::kv_gemm_config(const WsAcceleratorConfig& c) {
-  return WsGemmConfig{c.systolic, c.buffers, c.formats.kv_formats(), c.tiling};
-}
-
 WsAccelerator::WsAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config,
-                             const WsGemmConfig& gemm, const WsGemmConfig& kv_gemm, std::uint64_t pes)
+                             const WsGemmConfig& gemm, const WsGemmConfig& kv_gemm, const WsGemmConfig& fp16_gemm,
+                             std::uint64_t pes)
     : Accelerator(name),
       dma("dma", config.dma),
       array("array", config.systolic, config.clock_mhz,
@@ -30,7 +27,8 @@ WsAccelerator::WsAccelerator(const sc_core::sc_module_name& name, const WsAccele
       m_config(config),
       m_clock(config.clock_mhz),
       m_gemm(dma, array, buffer_map(config.buffers), gemm),
-      m_kv_gemm(dma, array, buffer_map(config.buffers), kv_gemm) {
+      m_kv_gemm(dma, array, buffer_map(config.buffers), kv_gemm),
+      m_fp16_gemm(dma, array, buffer_map(config.buffers), fp16_gemm) {
   const WsBuffers map = buffer_map(config.buffers);
   bus.attach(input_buffer.target_socket, map.input, input_buffer.size());
   bus.attach(weight_buffer.target_socket, map.weight, weight_buffer.size());
@@ -69,11 +67,17 @@ void WsAccelerator::check(const GemmDescriptor& op) const {
     m_kv_gemm.check(op, *m_kv);
     return;
   }
+  if (op.operand == GemmOperand::fp16_weights) {
+    if (op.functional) throw InputError(std::string(basename()) + ": FP16 weights are modelled in timing mode only");
+    m_fp16_gemm.check(op, *m_fp16);
+    return;
+  }
   m_gemm.check(op, *m_weights);
 }
 
 std::uint64_t WsAccelerator::execute(const GemmDescriptor& op) {
   if (op.operand == GemmOperand::kv_cache) return m_kv_gemm.run(op, *m_kv, nullptr, m_kv_storage.get());
+  if (op.operand == GemmOperand::fp16_weights) return m_fp16_gemm.run(op, *m_fp16, nullptr, m_fp16_storage.get());
   return m_gemm.run(op, *m_weights, m_datapath.get(), m_storage.get());
 }
 

@@ -46,12 +46,18 @@ class WsAccelerator : public Accelerator {
   LocalBus bus;
 
   // `gemm`: the layers' GEMMs; `kv_gemm`: attention over the KV cache;
+  // `fp16_gemm`: GEMMs over dense FP16 weights (GemmOperand::fp16_weights);
   // `pes`: the PEs the array is priced for (0: systolic.rows x cols).
   WsAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config, const WsGemmConfig& gemm,
-                const WsGemmConfig& kv_gemm, std::uint64_t pes = 0);
-  // Attention on the array: FP16 activations and outputs, the KV cache in
-  // formats.kv_bits, the array's own tiles.
-  static WsGemmConfig kv_gemm_config(const WsAcceleratorConfig& c);
+                const WsGemmConfig& kv_gemm, const WsGemmConfig& fp16_gemm, std::uint64_t pes = 0);
+  // Attention (the KV cache in formats.kv_bits) and dense FP16 weights on
+  // the array's own tiles (dense_gemm_config).
+  static WsGemmConfig kv_gemm_config(const WsAcceleratorConfig& c) {
+    return dense_gemm_config(c.systolic, c.buffers, c.formats.kv_formats(), c.tiling);
+  }
+  static WsGemmConfig fp16_gemm_config(const WsAcceleratorConfig& c) {
+    return dense_gemm_config(c.systolic, c.buffers, c.formats.fp16_formats(), c.tiling);
+  }
   // The buffers' windows on the local bus: input, weight, output, in order.
   static WsBuffers buffer_map(const BufferConfig& b);
   WsAccelerator(const WsAccelerator&) = delete;
@@ -78,16 +84,20 @@ class WsAccelerator : public Accelerator {
 
  protected:
   // Derived constructors install their format and datapath.
-  // `storage`, `kv_storage`: the PEs' own storage for the layers' GEMMs and
-  // for attention, if they have one.
+  // `kv`, `fp16`: the KV cache's and the dense FP16 weights' formats.
+  // `storage`, `kv_storage`, `fp16_storage`: the PEs' own storage for each,
+  // if they have one.
   void install(std::unique_ptr<WeightSource> weights, std::unique_ptr<WsDatapath> datapath,
-               std::unique_ptr<WeightSource> kv, std::unique_ptr<PeStorage> storage = nullptr,
-               std::unique_ptr<PeStorage> kv_storage = nullptr) {
+               std::unique_ptr<WeightSource> kv, std::unique_ptr<WeightSource> fp16,
+               std::unique_ptr<PeStorage> storage = nullptr, std::unique_ptr<PeStorage> kv_storage = nullptr,
+               std::unique_ptr<PeStorage> fp16_storage = nullptr) {
     m_weights = std::move(weights);
     m_datapath = std::move(datapath);
     m_kv = std::move(kv);
+    m_fp16 = std::move(fp16);
     m_storage = std::move(storage);
     m_kv_storage = std::move(kv_storage);
+    m_fp16_storage = std::move(fp16_storage);
   }
   virtual std::uint64_t weight_bytes(std::uint64_t n, std::uint64_t k) const;
 
@@ -95,12 +105,13 @@ class WsAccelerator : public Accelerator {
   const ClockDomain m_clock;
   WsGemm m_gemm;
   WsGemm m_kv_gemm;
+  WsGemm m_fp16_gemm;
 
  private:
   std::unique_ptr<WeightSource> m_weights;
   std::unique_ptr<WsDatapath> m_datapath;
-  std::unique_ptr<WeightSource> m_kv;
-  std::unique_ptr<PeStorage> m_storage, m_kv_storage;
+  std::unique_ptr<WeightSource> m_kv, m_fp16;
+  std::unique_ptr<PeStorage> m_storage, m_kv_storage, m_fp16_storage;
 };
 
 }  // namespace eva

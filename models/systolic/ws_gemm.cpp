@@ -168,7 +168,7 @@ std::uint64_t WsGemm::run(const GemmDescriptor& op, WeightSource& weights, WsDat
   if (op.functional && datapath == nullptr) throw std::logic_error("WsGemm: functional run without a datapath");
   const Sizing s = size_buffers(m_config, op, weights);
   const WsTiler tiler = this->tiler(op, s.m_tile, s.group);
-  m_array.set_tile_bytes(weights.array_tile_bytes(tiler.rows(), tiler.cols()));
+  m_array.set_mode(m_config.systolic, weights.array_tile_bytes(tiler.rows(), tiler.cols()));
   GemmPlan plan(op, tiler, s.weight_slots, s.output_slots, s.whole_block_input, s.slice_tiles);
   plan.weights = &weights;
   plan.datapath = datapath;

@@ -27,6 +27,8 @@
 namespace eva {
 
 struct WsGemmConfig {
+  // The array's shape and cycle convention in this GEMM's mode (its FP16
+  // mode has fewer columns).
   SystolicConfig systolic;
   BufferConfig buffers;
   FormatConfig formats;
@@ -37,6 +39,19 @@ struct WsGemmConfig {
   // Passes the array makes over each weight tile (bit-serial bit-plane groups).
   std::uint64_t passes = 1;
 };
+
+// A GEMM over a dense operand of `formats` (attention over the KV cache,
+// dense FP16 weights) on the array's own tiles, FP16 activations and outputs:
+// an FP16 operand in the array's FP16 mode (SystolicConfig::fp16_mode, unless
+// systolic.dense_fp16 is the artifact's `int8_rate`), a
+// quantised one at the native rate, its activations taken to the array's
+// integer format on the way in (an assumption: none of the published designs
+// modelled here describes its attention datapath).
+inline WsGemmConfig dense_gemm_config(const SystolicConfig& systolic, const BufferConfig& buffers,
+                                      const FormatConfig& formats, const TilingConfig& tiling) {
+  const bool fp16 = formats.weight_bits == 16 && systolic.dense_fp16 == DenseFp16::fp16_mode;
+  return WsGemmConfig{fp16 ? systolic.fp16_mode() : systolic, buffers, formats, tiling};
+}
 
 // Where an operand lands on chip: a slot of a buffer, at a local address of
 // the accelerator's bus, `size` bytes; `data`: the load carries data

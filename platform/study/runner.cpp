@@ -63,21 +63,24 @@ std::size_t Runner::queue(std::size_t arch, const WorkloadOp& op, const std::str
     p.add(v);
     return slot;
   }
-  if (op.kind == WorkloadOp::Kind::fc) {
+  const FormatConfig& formats = m_archs[arch].formats;
+  const bool fp16_head = op.is_lm_head() && formats.lm_head == LmHead::fp16;
+  if (op.kind == WorkloadOp::Kind::fc && !fp16_head) {
     p.add(p.place_fc(q.alloc, name, op.m, op.n, op.k));
     return slot;
   }
-  // Attention: `count` caches, each with its own activations and outputs.
+  // A dense operand: attention over `count` caches, each with its own
+  // activations and outputs, or an FP16 LM head.
   GemmDescriptor g;
   g.name = name;
   g.m = op.m;
   g.n = op.n;
   g.k = op.k;
   g.count = m_direct ? op.count : 1;
-  g.operand = GemmOperand::kv_cache;
-  const std::uint64_t kv = m_archs[arch].formats.kv_bytes(op.k * op.n);
+  g.operand = fp16_head ? GemmOperand::fp16_weights : GemmOperand::kv_cache;
+  const std::uint64_t operand = fp16_head ? op.k * op.n * 2 : formats.kv_bytes(op.k * op.n);
   g.act_stride = (op.m * op.k * 2 + 63) / 64 * 64;
-  g.weight_stride = (kv + 63) / 64 * 64;
+  g.weight_stride = (operand + 63) / 64 * 64;
   g.out_stride = (op.m * op.n * 2 + 63) / 64 * 64;
   g.act_addr = q.alloc.take(g.act_stride * g.count, op.name.c_str());
   g.weight_addr = q.alloc.take(g.weight_stride * g.count, op.name.c_str());

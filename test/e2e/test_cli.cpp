@@ -276,8 +276,11 @@ TEST_CASE(
     std::string dram, weight_load, setting;
   };
   const std::vector<Case> cases = {
-      {{}, "ideal", "paper", "paper"},
+      {{}, "ideal", "paper", "custom"},  // the paper's conventions but the FP16 LM head and mode
       {{"--setting", "paper"}, "ideal", "paper", "paper"},
+      {{"--setting", "paper", "--set", "formats.lm_head=fp16"}, "ideal", "paper", "custom"},
+      {{"--set", "formats.lm_head=native"}, "ideal", "paper", "custom"},
+      {{"--set", "formats.lm_head=native", "--set", "systolic.dense_fp16=int8_rate"}, "ideal", "paper", "paper"},
       {{"--setting", "realistic"}, "lpddr5-6400", "overlapped", "realistic"},
       {{"--setting", "realistic", "--dram", "hbm2"}, "hbm2", "overlapped", "realistic"},
       {{"--setting", "realistic", "--set", "systolic.weight_load=paper"}, "lpddr5-6400", "paper", "custom"},

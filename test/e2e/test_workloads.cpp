@@ -286,3 +286,72 @@ TEST_CASE("A KV cache in INT4 (--kv-cache int4) reads 4-bit elements with a scal
     CHECK(fast.seconds < 0.5 * slow.seconds);
   }
 }
+
+namespace {
+
+// The LM head's DRAM bytes and seconds of a decode step of tiny.yaml.
+AttentionFigures lm_head(const Scratch& dir, const std::string& arch, const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"run",     "--arch", arch,    "--model", dir.path("tiny.yaml"),
+                                   "--quiet", "--json", "h.json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const Run r = eva_sim(dir, args, false);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto h = dir.json("h.json")["breakdown_by_kind"]["lm_head"];
+  return {h["dram_bytes"].get<double>(), h["seconds"].get<double>()};
+}
+
+}  // namespace
+
+TEST_CASE("The LM head is FP16 unless formats.lm_head=native puts it in the layers' format") {
+  Scratch dir;
+  with_inputs(dir);
+  // tiny.yaml: 512 x 1000 weights, 2 B each in FP16; the layers' formats take
+  // at most 1 B (sa, ant: 8 bits; figna, figlut: 4; eva, vq-conflict: 2).
+  const double fp16_weights = 512.0 * 1000 * 2;
+  for (const char* arch : {"sa", "ant", "figna", "figlut", "eva", "vq-conflict"}) {
+    INFO(arch);
+    const AttentionFigures fp16 = lm_head(dir, arch, {});
+    const AttentionFigures native = lm_head(dir, arch, {"--set", "formats.lm_head=native"});
+    CHECK(fp16.bytes >= fp16_weights);
+    CHECK(fp16.bytes < fp16_weights * 1.01);  // plus the activations and logits
+    CHECK(native.bytes < 0.6 * fp16.bytes);
+    // The paper setting keeps the layers' format, the realistic one FP16.
+    CHECK(lm_head(dir, arch, {"--setting", "paper"}).bytes == native.bytes);
+    CHECK(lm_head(dir, arch, {"--setting", "realistic"}).bytes >= fp16_weights);
+  }
+}
+
+TEST_CASE("Attention over an FP16 KV cache runs in the array's FP16 mode (systolic.fp16_ratio)") {
+  Scratch dir;
+  with_inputs(dir);
+  // Prefill with memory out of the way: attention's tiles are compute-bound,
+  // M = 4 query heads per KV head x 256 tokens rows each.
+  const auto seconds = [&](const std::string& arch, const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"run",     "--arch",    arch,  "--model", dir.path("tiny.yaml"),     "--phase",
+                                     "prefill", "--seq-len", "256", "--set",   "dram.bandwidth_gbps=1e6", "--quiet",
+                                     "--json",  "p.json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Run r = eva_sim(dir, args, false);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    return dir.json("p.json")["breakdown_by_kind"]["attention"]["seconds"].get<double>();
+  };
+  for (const char* arch : {"sa", "ant", "figna", "eva"}) {
+    INFO(arch);
+    // 32 x 8 FP16 PEs against 32 x 32: four times the tiles, each as long
+    // but for its shorter fill (R + C).
+    const double int8_rate = seconds(arch, {"--set", "systolic.fp16_ratio=1"});
+    const double fp16_mode = seconds(arch, {});
+    CHECK(fp16_mode / int8_rate > 3.0);
+    CHECK(fp16_mode / int8_rate < 4.0);
+    // The artifact's convention: the INT8 rate.
+    CHECK(seconds(arch, {"--set", "systolic.dense_fp16=int8_rate"}) == int8_rate);
+    CHECK(seconds(arch, {"--setting", "paper", "--set", "dram.bandwidth_gbps=1e6"}) == int8_rate);
+    // A quantised cache runs at the array's native rate.
+    CHECK(seconds(arch, {"--kv-cache", "int8"}) ==
+          seconds(arch, {"--kv-cache", "int8", "--set", "systolic.fp16_ratio=1"}));
+  }
+  // FIGLUT's FP16 path is bit-serial: 16 planes, whatever the ratio.
+  CHECK(seconds("figlut", {}) == seconds("figlut", {"--set", "systolic.fp16_ratio=1"}));
+}

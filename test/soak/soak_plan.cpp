@@ -632,9 +632,13 @@ void spoil(DescriptorBytes& b, Fault f, Rng& g) {
       b[g.between(from, regs::desc_bytes - 1)] = static_cast<std::uint8_t>(g.between(1, 255));
       break;
     }
-    case Fault::operand:
-      put(b, regs::gemm_desc::operand, static_cast<std::uint32_t>(g.chance(0.5) ? g.between(2, 9) : g.between(2, ~0u)));
+    case Fault::operand: {
+      // Past the last operand kind.
+      const auto first = static_cast<std::uint32_t>(regs::OperandCode::fp16_weights) + 1;
+      put(b, regs::gemm_desc::operand,
+          static_cast<std::uint32_t>(g.chance(0.5) ? g.between(first, 9) : g.between(first, ~0u)));
       break;
+    }
     case Fault::vector_op:
       put(b, regs::vector_desc::op, static_cast<std::uint32_t>(g.chance(0.5) ? g.between(8, 9) : g.between(8, ~0u)));
       break;

@@ -77,6 +77,10 @@ TEST_CASE("descriptor: a GEMM round-trips through the bytes, every field") {
   CHECK_FALSE(std::get<GemmDescriptor>(t.op).functional);
   CHECK(std::get<GemmDescriptor>(t.op).operand == GemmOperand::weights);
   CHECK(t.next == 0);
+  timing.operand = GemmOperand::fp16_weights;  // an FP16 LM head
+  const DecodedDescriptor h = decode_descriptor(encode_descriptor(timing).data(), regs::desc_bytes);
+  REQUIRE(h.ok());
+  CHECK(std::get<GemmDescriptor>(h.op).operand == GemmOperand::fp16_weights);
 }
 
 TEST_CASE("descriptor: a vector operation round-trips, every operation code") {
@@ -171,7 +175,8 @@ TEST_CASE("descriptor: malformed input gets its documented error code, never a t
     CHECK(decode_error(with(good, i, 1)) == ErrorCode::desc_reserved);
   for (std::uint32_t i = regs::vector_desc::reserved; i < regs::desc_bytes; ++i)
     CHECK(decode_error(with(good_vector, i, 0x10)) == ErrorCode::desc_reserved);
-  CHECK(decode_error(with(good, regs::gemm_desc::operand, 2)) == ErrorCode::desc_operand);
+  CHECK(decode_error(with(good, regs::gemm_desc::operand,
+                          static_cast<std::uint8_t>(regs::OperandCode::fp16_weights) + 1)) == ErrorCode::desc_operand);
   CHECK(decode_error(with(good, regs::gemm_desc::operand + 3, 1)) == ErrorCode::desc_operand);
   CHECK(decode_error(with(good_vector, regs::vector_desc::op, 8)) == ErrorCode::desc_vector_op);
   CHECK(decode_error(with(good_vector, regs::vector_desc::op + 2, 1)) == ErrorCode::desc_vector_op);

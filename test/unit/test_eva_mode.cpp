@@ -52,6 +52,9 @@ TEST_CASE("The named settings carry vq-conflict's lookup model: the artifact's t
   ArchRequest q;
   q.arch = "vq-conflict";
   CHECK(load_arch(q).lookup.model == LookupModel::artifact);  // the default is the paper's
+  // ... but the default LM head and FP16 GEMMs are not the paper setting's.
+  CHECK(std::string(setting_name(load_arch(q))) == "custom");
+  q.sets = setting_named("paper").sets;
   CHECK(std::string(setting_name(load_arch(q))) == "paper");
   const NamedSetting realistic = setting_named("realistic");
   q.dram = realistic.dram;

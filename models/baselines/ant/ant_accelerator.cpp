@@ -82,9 +82,10 @@ WsGemmConfig AntAccelerator::gemm_config(const WsAcceleratorConfig& c) {
 }
 
 AntAccelerator::AntAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config)
-    : WsAccelerator(name, config, gemm_config(config), kv_gemm_config(config)), m_geometry(gemm_config(config)) {
+    : WsAccelerator(name, config, gemm_config(config), kv_gemm_config(config), fp16_gemm_config(config)),
+      m_geometry(gemm_config(config)) {
   install(std::make_unique<DenseWeights>(config.formats.weight_bits), std::make_unique<AntDatapath>(config.formats),
-          std::make_unique<DenseWeights>(DenseWeights::kv_cache(config.formats)));
+          std::make_unique<DenseWeights>(DenseWeights::kv_cache(config.formats)), std::make_unique<DenseWeights>(16));
 }
 
 void AntAccelerator::check(const GemmDescriptor& op) const {

@@ -206,9 +206,12 @@ class LutDatapath : public WsDatapath {
 
 }  // namespace
 
-WsGemmConfig FiglutAccelerator::gemm_config(const WsAcceleratorConfig& c, const FiglutConfig& f, bool kv) {
-  // Attention: the KV cache's kv_bits taken as bit-planes, FP16 in and out.
-  const FormatConfig formats = kv ? c.formats.kv_formats() : c.formats;
+WsGemmConfig FiglutAccelerator::gemm_config(const WsAcceleratorConfig& c, const FiglutConfig& f, Operand operand) {
+  // Attention: the KV cache's kv_bits taken as bit-planes, FP16 in and out;
+  // FP16 weights as 16 bit-planes (FIGLUT's FP16 path: bit-serial).
+  const FormatConfig formats = operand == Operand::kv_cache       ? c.formats.kv_formats()
+                               : operand == Operand::fp16_weights ? c.formats.fp16_formats()
+                                                                  : c.formats;
   WsGemmConfig g{c.systolic, c.buffers, formats, c.tiling};
   const WsGeometry l = figlut_geometry(c.systolic, f, formats);
   g.tile_k = l.tile_k;
@@ -218,9 +221,10 @@ WsGemmConfig FiglutAccelerator::gemm_config(const WsAcceleratorConfig& c, const 
 }
 
 SramConfig FiglutAccelerator::lut_sram(const WsAcceleratorConfig& c, const FiglutConfig& f) {
-  // Sized for the larger of the layers' and attention's geometry.
-  const LutGeometry w(c, f, c.formats.weight_bits), kv(c, f, c.formats.kv_bits);
-  const LutGeometry& g = w.pes >= kv.pes ? w : kv;
+  // Sized for the largest of the layers', attention's and FP16 weights' geometry.
+  const LutGeometry w(c, f, c.formats.weight_bits), kv(c, f, c.formats.kv_bits), fp16(c, f, 16);
+  const LutGeometry& wkv = w.pes >= kv.pes ? w : kv;
+  const LutGeometry& g = wkv.pes >= fp16.pes ? wkv : fp16;
   SramConfig s;
   s.size_kib = static_cast<int>(std::max<std::uint64_t>(1, (g.bytes() + 1023) / 1024));
   s.banks = static_cast<int>(g.pes);
@@ -237,7 +241,8 @@ SramConfig FiglutAccelerator::lut_sram(const WsAcceleratorConfig& c, const Figlu
 
 FiglutAccelerator::FiglutAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config,
                                      const FiglutConfig& figlut)
-    : WsAccelerator(name, config, gemm_config(config, figlut), gemm_config(config, figlut, true),
+    : WsAccelerator(name, config, gemm_config(config, figlut), gemm_config(config, figlut, Operand::kv_cache),
+                    gemm_config(config, figlut, Operand::fp16_weights),
                     // the PEs of every MPU
                     static_cast<std::uint64_t>(config.systolic.rows) *
                         static_cast<std::uint64_t>(config.systolic.cols) * static_cast<std::uint64_t>(figlut.mpus)),
@@ -245,12 +250,14 @@ FiglutAccelerator::FiglutAccelerator(const sc_core::sc_module_name& name, const 
       m_figlut(figlut),
       m_geometry(gemm_config(config, figlut)) {
   array.lane_socket.bind(lut.lookup_socket);
-  const LutGeometry w(config, figlut, config.formats.weight_bits), kv(config, figlut, config.formats.kv_bits);
+  const LutGeometry w(config, figlut, config.formats.weight_bits), kv(config, figlut, config.formats.kv_bits),
+      fp16(config, figlut, 16);
   install(std::make_unique<BitPlaneWeights>(config.formats.weight_bits, figlut.mpus),
           std::make_unique<LutDatapath>(array, w),
           std::make_unique<BitPlaneWeights>(config.formats.kv_bits, figlut.mpus, config.formats.kv_group,
                                             config.formats.kv_group_bytes),
-          std::make_unique<LutStore>(array, w), std::make_unique<LutStore>(array, kv));
+          std::make_unique<BitPlaneWeights>(16, figlut.mpus), std::make_unique<LutStore>(array, w),
+          std::make_unique<LutStore>(array, kv), std::make_unique<LutStore>(array, fp16));
 }
 
 std::vector<const StatGroup*> FiglutAccelerator::stat_groups() {

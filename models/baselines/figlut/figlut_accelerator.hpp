@@ -35,8 +35,11 @@ class FiglutAccelerator : public WsAccelerator {
   EncodedGemm encode_gemm(const std::vector<float>& x, const std::vector<float>& w, std::uint64_t m, std::uint64_t n,
                           std::uint64_t k) const override;
 
-  // `kv`: the geometry for attention, the KV cache's bits as planes.
-  static WsGemmConfig gemm_config(const WsAcceleratorConfig& c, const FiglutConfig& f, bool kv = false);
+  // The geometry for `operand`: the layers' weights, the KV cache (its bits
+  // as planes) or dense FP16 weights (16 planes).
+  using Operand = GemmOperand;
+  static WsGemmConfig gemm_config(const WsAcceleratorConfig& c, const FiglutConfig& f,
+                                  Operand operand = Operand::weights);
   static SramConfig lut_sram(const WsAcceleratorConfig& c, const FiglutConfig& f);
 
  protected:

@@ -75,10 +75,10 @@ class FignaDatapath : public WsDatapath {
 FignaAccelerator::FignaAccelerator(const sc_core::sc_module_name& name, const WsAcceleratorConfig& config,
                                    const FignaConfig& figna)
     : WsAccelerator(name, config, WsGemmConfig{config.systolic, config.buffers, config.formats, config.tiling},
-                    kv_gemm_config(config)) {
+                    kv_gemm_config(config), fp16_gemm_config(config)) {
   install(std::make_unique<DenseWeights>(config.formats.weight_bits),
           std::make_unique<FignaDatapath>(config.formats, figna),
-          std::make_unique<DenseWeights>(DenseWeights::kv_cache(config.formats)));
+          std::make_unique<DenseWeights>(DenseWeights::kv_cache(config.formats)), std::make_unique<DenseWeights>(16));
 }
 
 void FignaAccelerator::check(const GemmDescriptor& op) const {

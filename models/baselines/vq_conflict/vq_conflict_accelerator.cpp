@@ -138,8 +138,8 @@ std::uint64_t VqConflictAccelerator::codebook_groups(const GemmDescriptor& op) c
 }
 
 void VqConflictAccelerator::check(const GemmDescriptor& op) const {
-  if (op.operand == GemmOperand::kv_cache) {
-    if (op.functional) throw InputError("vq-conflict: attention is modelled in timing mode only");
+  if (op.operand != GemmOperand::weights) {
+    if (op.functional) throw InputError("vq-conflict: attention and FP16 weights are modelled in timing mode only");
     return;
   }
   const VqFormat& f = m_config.vq;
@@ -180,11 +180,13 @@ std::uint64_t VqConflictAccelerator::execute_vector(const VectorDescriptor& op) 
                        op);
 }
 
-// Attention: x (FP16) and the K x N cache slice stream through the input
-// buffer, then the multiply-add datapath takes lanes x d MACs per cycle, then
-// y goes out.
+// Attention, or dense FP16 weights: x (FP16) and the K x N cache slice (or
+// weights) stream through the input buffer, then the FP16 multiply-add
+// datapath takes lanes x d MACs per cycle, then y goes out.
 std::uint64_t VqConflictAccelerator::attention(const GemmDescriptor& op) {
-  const std::uint64_t x_bytes = op.m * op.k * 2, kv_bytes = m_config.formats.kv_bytes(op.k * op.n);
+  const std::uint64_t x_bytes = op.m * op.k * 2;
+  const std::uint64_t kv_bytes =
+      op.operand == GemmOperand::kv_cache ? m_config.formats.kv_bytes(op.k * op.n) : op.k * op.n * 2;
   const Dma::Transfer x = dma.start_read(op.act_addr, x_bytes, 1, x_bytes, nullptr);
   dma.read(op.weight_addr, kv_bytes, nullptr);
   Dma::wait_for(x);
@@ -297,7 +299,7 @@ std::vector<std::uint8_t> VqConflictAccelerator::vq_index_image(const VqMatrix& 
 }
 
 std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
-  if (op.operand == GemmOperand::kv_cache) return attention(op);
+  if (op.operand != GemmOperand::weights) return attention(op);
   const VqFormat& f = m_config.vq;
   const auto d = static_cast<std::uint64_t>(f.vector_dim);
   const std::uint64_t entries = 1ull << f.index_bits, v_count = op.k / d;
