@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -127,7 +128,9 @@ std::vector<eva_image_op_t> decode_op_table(const std::vector<std::uint8_t>& b) 
 }
 
 std::vector<std::uint8_t> encode_image(const std::vector<ImageSegment>& segments) {
-  std::vector<std::uint8_t> b(EVA_IMAGE_FILE_MAGIC, EVA_IMAGE_FILE_MAGIC + 8);
+  // The magic's 8 characters, without its terminating NUL.
+  const std::string_view magic(EVA_IMAGE_FILE_MAGIC, 8);
+  std::vector<std::uint8_t> b(magic.begin(), magic.end());
   put32(b, EVA_IMAGE_FILE_VERSION);
   put32(b, static_cast<std::uint32_t>(segments.size()));
   for (const ImageSegment& s : segments) {
