@@ -90,7 +90,7 @@ EvaAccelerator::EvaAccelerator(const sc_core::sc_module_name& name, const EvaCon
       // Attention: the array's weight-stationary mode over the KV cache,
       // FP16 activations and outputs (as the artifact runs attention on the
       // prefill array; here the KV cache keeps formats.kv_bits), an FP16
-      // cache in the array's FP16 mode (systolic.fp16_passes: 32x32 INT8 as
+      // cache in the array's FP16 mode (systolic.fp16_ratio: 32x32 INT8 as
       // 32x8 FP16). Dense FP16 weights (an FP16 LM head) likewise.
       m_attention(dma, array, WsBuffers{m_input_base, m_index_base, m_output_base},
                   dense_gemm_config(config.systolic, config.buffers, config.formats.kv_formats(), config.tiling)),

@@ -247,19 +247,26 @@ TEST_CASE("Every op names its kind and what bounds it, and breakdown_by_kind add
 
 namespace {
 
-// Attention's DRAM bytes and seconds of a 4096-position LLaMA-2-7B decode step.
+// One kind's DRAM bytes and seconds in a decode step: `run --arch A` with
+// `args` (the model and options).
 struct AttentionFigures {
   double bytes, seconds;
 };
-AttentionFigures attention(const Scratch& dir, const std::string& arch, const std::vector<std::string>& extra) {
-  std::vector<std::string> args = {"run",       "--arch", arch,      "--model", "llama2-7b",
-                                   "--seq-len", "4096",   "--quiet", "--json",  "a.json"};
-  args.insert(args.end(), extra.begin(), extra.end());
+AttentionFigures kind_figures(const Scratch& dir, const std::string& arch, const std::string& kind,
+                              std::vector<std::string> args) {
+  args.insert(args.begin(), {"run", "--arch", arch, "--quiet", "--json", "k.json"});
   const Run r = eva_sim(dir, args, false);
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  const auto a = dir.json("a.json")["breakdown_by_kind"]["attention"];
-  return {a["dram_bytes"].get<double>(), a["seconds"].get<double>()};
+  const auto k = dir.json("k.json")["breakdown_by_kind"][kind];
+  return {k["dram_bytes"].get<double>(), k["seconds"].get<double>()};
+}
+
+// Attention's figures in a 4096-position LLaMA-2-7B decode step.
+AttentionFigures attention(const Scratch& dir, const std::string& arch, const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"--model", "llama2-7b", "--seq-len", "4096"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return kind_figures(dir, arch, "attention", args);
 }
 
 }  // namespace
@@ -289,16 +296,11 @@ TEST_CASE("A KV cache in INT4 (--kv-cache int4) reads 4-bit elements with a scal
 
 namespace {
 
-// The LM head's DRAM bytes and seconds of a decode step of tiny.yaml.
+// The LM head's figures in a decode step of tiny.yaml.
 AttentionFigures lm_head(const Scratch& dir, const std::string& arch, const std::vector<std::string>& extra) {
-  std::vector<std::string> args = {"run",     "--arch", arch,    "--model", dir.path("tiny.yaml"),
-                                   "--quiet", "--json", "h.json"};
+  std::vector<std::string> args = {"--model", dir.path("tiny.yaml")};
   args.insert(args.end(), extra.begin(), extra.end());
-  const Run r = eva_sim(dir, args, false);
-  INFO(r.err);
-  REQUIRE(r.exit_code == 0);
-  const auto h = dir.json("h.json")["breakdown_by_kind"]["lm_head"];
-  return {h["dram_bytes"].get<double>(), h["seconds"].get<double>()};
+  return kind_figures(dir, arch, "lm_head", args);
 }
 
 }  // namespace
