@@ -111,13 +111,42 @@ Dma::Transfer Dma::start(Job job) {
   t.m_state->bytes = job.rows * job.row_bytes;
   t.m_state->write = job.cmd == tlm::TLM_WRITE_COMMAND;
   job.state = t.m_state;
-  if (can_time_now(job)) {
-    time_now(job);
-    return t;
+  if (job.cmd == tlm::TLM_READ_COMMAND && !m_hold.empty()) {
+    const std::uint64_t first = job.addr, end = job.addr + (job.rows - 1) * job.stride + job.row_bytes;
+    for (const auto& [lo, hi] : m_hold)
+      if (first < hi && lo < end) {
+        m_held.push_back(job);
+        return t;
+      }
   }
-  m_jobs.push_back(job);
-  m_wakeup.notify(sc_core::SC_ZERO_TIME);
+  dispatch(job);
   return t;
+}
+
+void Dma::dispatch(Job& job) {
+  if (!m_sharing && can_time_now(job)) {
+    time_now(job);
+    return;
+  }
+  auto at = m_jobs.end();
+  if (m_sharing && job.cmd == tlm::TLM_WRITE_COMMAND) {
+    at = std::find_if(m_jobs.begin(), m_jobs.end(), [](const Job& j) { return j.cmd == tlm::TLM_READ_COMMAND; });
+    job.state->drain_write = true;
+    ++m_drain_writes;
+  }
+  m_jobs.insert(at, job);
+  m_wakeup.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Dma::release_held_reads() {
+  m_hold.clear();
+  m_sharing = false;
+  std::deque<Job> held;
+  held.swap(m_held);
+  for (Job& job : held) {
+    job.state->start = sc_core::sc_time_stamp();
+    dispatch(job);
+  }
 }
 
 bool Dma::can_time_now(const Job& job) const {
@@ -239,7 +268,9 @@ void Dma::issue_thread() {
                                              slot.get_data_length(), slot.get_extension<TimingOnly>() != nullptr);
       retire(slot, sc_core::sc_time_stamp() + d);
     }
-    if (m_jobs.empty() || m_free.empty() || m_waiting_end_req) {
+    // While a write-back drains, the reads behind it wait (hold_reads()).
+    if (m_jobs.empty() || m_free.empty() || m_waiting_end_req ||
+        (m_drain_writes > 0 && m_jobs.front().cmd == tlm::TLM_READ_COMMAND)) {
       wait(m_wakeup);
       continue;
     }
@@ -460,6 +491,7 @@ void Dma::complete_burst(std::shared_ptr<Transfer::State> state, const sc_core::
   state->last = std::max(state->last, done);
   if (--state->left == 0) {
     state->finished.notify(state->last - sc_core::sc_time_stamp());
+    if (state->drain_write && --m_drain_writes == 0) m_wakeup.notify(state->last - sc_core::sc_time_stamp());
     if (Timeline* t = Timeline::of(*this))
       t->interval(state->write ? "dma write" : "dma read", fmt::format("{} B", state->bytes), state->start,
                   state->last);

@@ -80,6 +80,7 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
       std::uint64_t bytes = 0;
       bool write = false;
       bool failed = false;
+      bool drain_write = false;  // a write-back while two descriptors share the DMA
       // Timing-only loads into an SRAM: the write of the last burst, which
       // ends the transfer (the others overlap the bursts still arriving).
       sc_core::sc_time sram_tail = sc_core::SC_ZERO_TIME;
@@ -153,6 +154,32 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   // Transfers timed by the exclusive timer so far.
   std::uint64_t exclusive_transfers() const { return m_exclusive_transfers; }
 
+  // Descriptor overlap (dma.descriptor_overlap, run by Platform's driver).
+  // An operation's control calls operands_consumed() once it has taken the
+  // last of its streamed operands (weights, indices, codebooks) into its
+  // units: their buffers are free for the next descriptor's loads.
+  void operands_consumed() {
+    m_consumed = true;
+    m_consumed_event.notify(sc_core::SC_ZERO_TIME);
+  }
+  bool consumed() const { return m_consumed; }
+  void clear_consumed() { m_consumed = false; }
+  const sc_core::sc_event& consumed_event() const { return m_consumed_event; }
+  // From hold_reads() to release_held_reads() two descriptors share the DMA:
+  // the current one draining, the next one loading. Reads that touch any of
+  // `ranges` ([first, end) byte addresses) are held, in order, until the
+  // release: the next descriptor's inputs wait for the current one's outputs.
+  // Other transfers go on meanwhile, through the socket, the current one's
+  // write-back first: a write goes ahead of the reads queued (the next one's
+  // loads; a read begun goes on after it), and no read is issued while a
+  // write-back is in flight (the prefetch yields to the drain, which the
+  // next descriptor's inputs wait for).
+  void hold_reads(std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges) {
+    m_hold = std::move(ranges);
+    m_sharing = true;
+  }
+  void release_held_reads();
+
  private:
   enum class End { none, host, sram };
   struct Job {
@@ -179,6 +206,8 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   };
 
   Transfer start(Job job);
+  // A started job toward the memory: timed at once or queued for the socket.
+  void dispatch(Job& job);
   // Exclusive timing: whether `job` may be timed at once, and timing it.
   bool can_time_now(const Job& job) const;
   void time_now(Job& job);
@@ -275,6 +304,14 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   std::uint64_t m_timed_seq = 0;
   sc_core::sc_event m_timed_due;
   std::uint64_t m_exclusive_transfers = 0;
+  // Descriptor overlap: the current operation's streamed operands are all
+  // taken; the ranges whose reads wait, and the reads waiting.
+  bool m_consumed = false;
+  sc_core::sc_event m_consumed_event;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> m_hold;
+  bool m_sharing = false;
+  std::uint64_t m_drain_writes = 0;  // write-backs in flight while sharing
+  std::deque<Job> m_held;
   StatGroup m_stats{"dma"};
   std::size_t m_bursts, m_bytes_read, m_bytes_written, m_bus_errors, m_bus_timeouts;
 };

@@ -383,3 +383,42 @@ TEST_CASE("DMA: exclusive timing gives every transfer the same end and the DRAM 
   CHECK(fast.dma.exclusive_transfers() < 32);
   CHECK(socket.dma.exclusive_transfers() == 0);
 }
+
+TEST_CASE("DMA: reads touching held ranges wait, in order, until released, and other transfers go on") {
+  IdealDram dram("dram", ideal(64.0, 0.0));
+  DmaConfig dc;
+  dc.burst_bytes = 64;
+  Dma dma("dma", dc);
+  ProtocolChecker checker("checker");  // every simulating test checks the base protocol
+  dma.initiator_socket.bind(checker.target_socket);
+  checker.initiator_socket.bind(dram.target_socket);
+  std::vector<std::uint8_t> written(128), got(128);
+  std::iota(written.begin(), written.end(), 7);
+  sc_time free_read, write_done, inside_done, straddle_done;
+  bool held_at_release = false;
+  test::Stimulus s("s", [&] {
+    dma.hold_reads({{0x1000, 0x2000}});
+    Dma::Transfer inside = dma.start_read(0x1000, 128, 1, 128, got.data());
+    Dma::Transfer straddle = dma.start_read(0xfc0, 128, 1, 128, nullptr);  // its last 64 B are in the range
+    dma.read(0x4000, 256, nullptr);                                        // outside: goes on at once
+    free_read = sc_core::sc_time_stamp();
+    dma.write(0x1000, 128, written.data());  // writes into the range are never held
+    write_done = sc_core::sc_time_stamp();
+    sc_core::wait(sc_time(100, SC_NS));
+    held_at_release = !inside.done() && !straddle.done();
+    dma.release_held_reads();
+    Dma::wait_for(inside);
+    inside_done = sc_core::sc_time_stamp();
+    Dma::wait_for(straddle);
+    straddle_done = sc_core::sc_time_stamp();
+  });
+  test::run_clean();
+  CHECK(free_read == sc_time(4, SC_NS));  // 256 B at 64 GB/s, nothing ahead of it
+  CHECK(write_done == sc_time(6, SC_NS));
+  CHECK(held_at_release);
+  CHECK(got == written);  // the held read saw the write made before its release
+  const sc_time released = sc_time(106, SC_NS);
+  CHECK(inside_done == released + sc_time(2, SC_NS));
+  CHECK(straddle_done == released + sc_time(4, SC_NS));  // after the first held, in order
+  CHECK(dram.bytes_read() == 512);
+}
