@@ -515,6 +515,9 @@ void EvaAccelerator::epilogue(EvaPlan& plan) {
       plan.idx_free.push_back(c.slot);
       plan.idx_slots.release();
       done += c.cols;
+      // The last chunk is through the units: the index, codebook and input
+      // buffers are free for the next descriptor while the sums drain.
+      if (n + 1 == plan.tiler.size() && done >= p.n) dma.operands_consumed();
     }
     // The columns' FP32 accumulators: read and written by every pass after
     // the first of the row tile.

@@ -294,6 +294,9 @@ void WsGemm::compute(GemmPlan& plan) {
       open.erase(t.n0);
     }
   }
+  // Every weight tile and input is in the array: the buffers are free for
+  // the next descriptor's loads while the last outputs drain.
+  m_dma.operands_consumed();
   reads.flush(m_array.buffer_port, m_buffers, plan);
 }
 

@@ -24,6 +24,8 @@ struct VectorBuffers {
 inline std::uint64_t run_vector_op(Dma& dma, VectorUnit& vector, const VectorBuffers& b, const VectorDescriptor& op) {
   const std::uint64_t bytes = op.rows * op.cols * 2;  // FP16
   const int operands = vector_op_binary(op.op) ? 2 : 1;
+  // The unit streams no weights: the next descriptor's may load at once.
+  dma.operands_consumed();
   std::vector<Dma::Transfer> loads;
   for (int o = 0; o < operands; ++o)
     for (std::uint64_t done = 0; done < bytes;) {

@@ -233,10 +233,12 @@ const char* setting_name(const ArchConfig& config) {
   };
   if (config.dram.kind == DramKind::ideal && config.dram.bandwidth_gbps == 64.0 && w == WeightLoad::paper &&
       config.formats.lm_head == LmHead::native && config.systolic.dense_fp16 == DenseFp16::int8_rate &&
-      config.energy.leakage_fraction == 1.0 && policy(ModePolicy::thresholds, LookupModel::artifact))
+      config.energy.leakage_fraction == 1.0 && config.dma.descriptor_overlap == DescriptorOverlap::none &&
+      policy(ModePolicy::thresholds, LookupModel::artifact))
     return "paper";
   if (config.dram.kind == DramKind::timed && w == WeightLoad::overlapped && config.formats.lm_head == LmHead::fp16 &&
-      config.systolic.dense_fp16 == DenseFp16::fp16_mode && policy(ModePolicy::estimate, LookupModel::lanes))
+      config.systolic.dense_fp16 == DenseFp16::fp16_mode && config.dma.descriptor_overlap == DescriptorOverlap::none &&
+      policy(ModePolicy::estimate, LookupModel::lanes))
     return "realistic";
   return "custom";
 }
@@ -251,8 +253,9 @@ std::optional<NamedSetting> find_setting(const std::string& name) {
   // attention runs at the INT8 array's rate (as the artifact times it), and
   // every compute block draws its whole power every cycle (the artifact's
   // core_dynamic_energy 0, docs/ENERGY.md); the
-  // realistic setting's head is FP16, as the quantisers leave it, and FP16
-  // GEMMs run in the arrays' FP16 modes.
+  // realistic setting's head is FP16, as the quantisers leave it, FP16
+  // GEMMs run in the arrays' FP16 modes. Both run one descriptor at a time
+  // (dma.descriptor_overlap=none; docs/VALIDATION.md, issue 12 item 7).
   if (name == "paper")
     return NamedSetting{"ideal",
                         {"systolic.weight_load=paper", "eva.mode_policy=thresholds", "lookup.model=artifact",

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -28,6 +29,10 @@ struct Runner::Queued {
   std::map<std::string, std::size_t> index;  // signature -> op index in the platform (cached mode)
   std::size_t ops = 0;
   std::vector<std::vector<std::size_t>> slots;  // per workload, per op: its op index in the platform
+  // Descriptor overlap: pairs "a\nb" simulated -> the slots of a and b in the
+  // pair; per workload, per op: the terms of its cost.
+  std::map<std::string, std::pair<std::size_t, std::size_t>> pairs;
+  std::vector<std::vector<std::vector<Term>>> terms;
 };
 
 Runner::Runner(const std::vector<ArchConfig>& archs, bool direct) : m_archs(archs), m_direct(direct) {
@@ -40,11 +45,12 @@ Runner::Runner(const std::vector<ArchConfig>& archs, bool direct) : m_archs(arch
 
 Runner::~Runner() = default;
 
-std::size_t Runner::queue(std::size_t arch, const WorkloadOp& op, const std::string& signature) {
+std::size_t Runner::queue(std::size_t arch, const WorkloadOp& op, const std::string* signature, bool from_idle) {
   Platform& p = *m_platforms[arch];
   Queued& q = *m_queued[arch];
-  if (!m_direct) {
-    const auto [it, fresh] = q.index.emplace(signature, q.ops);
+  const Platform::Start start = from_idle ? Platform::Start::idle : Platform::Start::overlapped;
+  if (signature) {
+    const auto [it, fresh] = q.index.emplace(*signature, q.ops);
     if (!fresh) return it->second;
   }
   const std::size_t slot = q.ops++;
@@ -60,13 +66,13 @@ std::size_t Runner::queue(std::size_t arch, const WorkloadOp& op, const std::str
     v.in_addr = q.alloc.take(bytes, op.name.c_str());
     v.in2_addr = vector_op_binary(op.vop) ? q.alloc.take(bytes, op.name.c_str()) : v.in_addr;
     v.out_addr = q.alloc.take(bytes, op.name.c_str());
-    p.add(v);
+    p.add(v, start);
     return slot;
   }
   const FormatConfig& formats = m_archs[arch].formats;
   const bool fp16_head = op.is_lm_head() && formats.lm_head == LmHead::fp16;
   if (op.kind == WorkloadOp::Kind::fc && !fp16_head) {
-    p.add(p.place_fc(q.alloc, name, op.m, op.n, op.k));
+    p.add(p.place_fc(q.alloc, name, op.m, op.n, op.k), start);
     return slot;
   }
   // A dense operand: attention over `count` caches, each with its own
@@ -85,8 +91,21 @@ std::size_t Runner::queue(std::size_t arch, const WorkloadOp& op, const std::str
   g.act_addr = q.alloc.take(g.act_stride * g.count, op.name.c_str());
   g.weight_addr = q.alloc.take(g.weight_stride * g.count, op.name.c_str());
   g.out_addr = q.alloc.take(g.out_stride * g.count, op.name.c_str());
-  p.add(g);
+  p.add(g, start);
   return slot;
+}
+
+std::vector<Runner::Term> Runner::after(std::size_t arch, const WorkloadOp& a, const std::string& sa,
+                                        const WorkloadOp& b, const std::string& sb) {
+  Queued& q = *m_queued[arch];
+  const std::string key = sa + "\n" + sb;
+  auto it = q.pairs.find(key);
+  if (it == q.pairs.end()) {
+    const std::size_t first = queue(arch, a, nullptr, true);
+    const std::size_t second = queue(arch, b, nullptr, false);
+    it = q.pairs.emplace(key, std::make_pair(first, second)).first;
+  }
+  return {{it->second.first, 1.0}, {it->second.second, 1.0}, {q.index.at(sa), -1.0}};
 }
 
 std::size_t Runner::add(const Workload& w) {
@@ -95,19 +114,30 @@ std::size_t Runner::add(const Workload& w) {
     signatures.reserve(w.ops.size());
     for (const WorkloadOp& op : w.ops) signatures.push_back(op.signature());
   }
-  static const std::string none;
   for (std::size_t a = 0; a < m_archs.size(); ++a) {
+    const bool overlap = !m_direct && m_archs[a].dma.descriptor_overlap == DescriptorOverlap::next;
     std::vector<std::size_t> slots;
+    std::vector<std::vector<Term>> terms;
     slots.reserve(w.ops.size());
     for (std::size_t i = 0; i < w.ops.size(); ++i) {
       const WorkloadOp& op = w.ops[i];
       try {
-        slots.push_back(queue(a, op, m_direct ? none : signatures[i]));
+        // Composed, each op alone from an idle machine; direct, as queued.
+        slots.push_back(queue(a, op, m_direct ? nullptr : &signatures[i], !m_direct));
+        if (!overlap) continue;
+        // The first head after the previous op (or alone), the others after a head.
+        std::vector<Term> t = i == 0 ? std::vector<Term>{{slots.back(), 1.0}}
+                                     : after(a, w.ops[i - 1], signatures[i - 1], op, signatures[i]);
+        const auto heads = static_cast<double>(op.kind == WorkloadOp::Kind::attention ? op.count : 1);
+        if (heads > 1)
+          for (Term h : after(a, op, signatures[i], op, signatures[i])) t.push_back({h.slot, h.weight * (heads - 1)});
+        terms.push_back(std::move(t));
       } catch (const InputError& e) {
         throw InputError(fmt::format("--arch {}: {} (layer {}): {}", m_archs[a].name, op.name, op.layer, e.what()));
       }
     }
     m_queued[a]->slots.push_back(std::move(slots));
+    m_queued[a]->terms.push_back(std::move(terms));
   }
   m_workloads.push_back(w);
   return m_workloads.size() - 1;
@@ -257,32 +287,48 @@ Report Runner::report(std::size_t arch, std::size_t w, bool with_ops) const {
     return r;
   }
   const std::vector<std::size_t>& slots = m_queued[arch]->slots.at(w);
+  const std::vector<std::vector<Term>>* terms =
+      m_queued[arch]->terms.at(w).empty() ? nullptr : &m_queued[arch]->terms.at(w);
   double energy = 0.0;
   // Statistics and bank conflicts: each operation's share, as often as it occurs.
   r.stat_keys = sim.stat_keys;
   r.stat_totals.assign(sim.stat_keys.size(), 0.0);
+  const auto count = [](double v) { return static_cast<std::uint64_t>(std::llround(std::max(0.0, v))); };
   for (std::size_t i = 0; i < work.ops.size(); ++i) {
     const WorkloadOp& op = work.ops[i];
-    OpReport o = sim.ops.at(slots[i]);
-    const auto times = static_cast<std::uint64_t>(op.kind == WorkloadOp::Kind::attention ? op.count : 1);
+    const auto times = static_cast<double>(op.kind == WorkloadOp::Kind::attention ? op.count : 1);
+    // The simulated ops this one costs as: itself, `times` over, or (overlap)
+    // its pairs' differences.
+    const std::vector<Term> sum = terms ? (*terms)[i] : std::vector<Term>{{slots[i], times}};
+    OpReport o = sim.ops.at(slots[i]);  // the names, the shape and what bounds it
     if (with_ops) o.name = op.qualified_name();
     o.kind = op.kind_name();
     o.count = op.count;
-    o.cycles *= times;
-    o.compute_cycles *= times;
-    o.dram_bytes_read *= times;
-    o.dram_bytes_written *= times;
-    o.seconds *= static_cast<double>(times);
     o.work_ops = op.work_ops();
-    for (auto& [module, j] : o.energy_breakdown_j) {
-      j *= static_cast<double>(times);
-      r.energy_breakdown_j[module] += j;
+    double cycles = 0, compute = 0, read = 0, written = 0, conflicts = 0;
+    o.seconds = 0;
+    o.energy_j = 0;
+    o.energy_breakdown_j.clear();
+    for (const Term& t : sum) {
+      const OpReport& s = sim.ops.at(t.slot);
+      cycles += t.weight * static_cast<double>(s.cycles);
+      compute += t.weight * static_cast<double>(s.compute_cycles);
+      read += t.weight * static_cast<double>(s.dram_bytes_read);
+      written += t.weight * static_cast<double>(s.dram_bytes_written);
+      o.seconds += t.weight * s.seconds;
+      o.energy_j += t.weight * s.energy_j;
+      for (const auto& [module, j] : s.energy_breakdown_j) o.energy_breakdown_j[module] += t.weight * j;
+      const std::vector<double>& share = sim.op_stats.at(t.slot);
+      for (std::size_t k = 0; k < share.size() && k < r.stat_totals.size(); ++k)
+        r.stat_totals[k] += share[k] * t.weight;
+      conflicts += t.weight * static_cast<double>(sim.op_conflicts.at(t.slot));
     }
-    o.energy_j *= static_cast<double>(times);
-    const std::vector<double>& share = sim.op_stats.at(slots[i]);
-    for (std::size_t s = 0; s < share.size() && s < r.stat_totals.size(); ++s)
-      r.stat_totals[s] += share[s] * static_cast<double>(times);
-    r.sram_bank_conflict_cycles += sim.op_conflicts.at(slots[i]) * times;
+    o.cycles = count(cycles);
+    o.compute_cycles = count(compute);
+    o.dram_bytes_read = count(read);
+    o.dram_bytes_written = count(written);
+    for (const auto& [module, j] : o.energy_breakdown_j) r.energy_breakdown_j[module] += j;
+    r.sram_bank_conflict_cycles += count(conflicts);
     r.cycles += o.cycles;
     r.seconds += o.seconds;
     r.dram_bytes_read += o.dram_bytes_read;

@@ -8,6 +8,13 @@
 // attention op's `count` heads cost count times one), and a workload's report
 // is composed from those costs. `direct` simulates every operation in order
 // instead: the reference the composition is checked against.
+//
+// Under dma.descriptor_overlap=next an operation's cost also depends on the
+// one before it, whose drain hides the start of its loads. A composed run
+// then also simulates each distinct pair (previous, operation) as a segment
+// from an idle machine, and charges the operation what the pair costs beyond
+// the previous operation alone; an attention op's heads after the first, what
+// a pair of heads costs beyond one.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -56,9 +63,19 @@ class Runner {
 
  private:
   struct Queued;
-  // Queues `op` on `arch` unless its signature is queued already; returns
-  // its op index in the platform.
-  std::size_t queue(std::size_t arch, const WorkloadOp& op, const std::string& signature);
+  // Queues `op` on `arch` unless `signature` is queued already (nullptr:
+  // always); returns its op index in the platform.
+  std::size_t queue(std::size_t arch, const WorkloadOp& op, const std::string* signature, bool from_idle);
+  // An operation's cost as a sum of simulated ops' figures, each `weight`
+  // times (a composed run under descriptor overlap subtracts some).
+  struct Term {
+    std::size_t slot;
+    double weight;
+  };
+  // The terms of `b` run after `a` (their signatures given), queued if new:
+  // the pair's two ops, less `a` alone.
+  std::vector<Term> after(std::size_t arch, const WorkloadOp& a, const std::string& sa, const WorkloadOp& b,
+                          const std::string& sb);
 
   std::vector<ArchConfig> m_archs;
   bool m_direct;

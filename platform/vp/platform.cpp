@@ -53,14 +53,16 @@ Platform::Platform(const sc_core::sc_module_name& name, const ArchConfig& config
   SC_THREAD(driver);
 }
 
-void Platform::add(const GemmDescriptor& op) {
+void Platform::add(const GemmDescriptor& op, Start start) {
   m_accel->check(op);
   m_ops.emplace_back(op);
+  m_starts.push_back(start);
 }
 
-void Platform::add(const VectorDescriptor& op) {
+void Platform::add(const VectorDescriptor& op, Start start) {
   m_accel->check(op);
   m_ops.emplace_back(op);
+  m_starts.push_back(start);
 }
 
 GemmDescriptor Platform::place_fc(AddressAllocator& alloc, const std::string& name, std::uint64_t m, std::uint64_t n,
@@ -142,56 +144,147 @@ std::vector<double> Platform::stat_values() const {
   return v;
 }
 
+void Platform::record(std::size_t i, std::uint64_t compute_cycles) {
+  const auto& any = m_ops[i];
+  OpReport r;
+  if (const auto* op = std::get_if<GemmDescriptor>(&any)) {
+    r.name = op->name;
+    r.m = op->m;
+    r.n = op->n;
+    r.k = op->k;
+    r.count = op->count;
+    r.work_ops = 2.0 * static_cast<double>(op->m * op->n * op->k * op->count);
+  } else {
+    const auto& v = std::get<VectorDescriptor>(any);
+    r.name = v.name;
+    r.m = v.rows;
+    r.n = v.cols;
+  }
+  r.compute_cycles = compute_cycles;
+  // A bus error does not stop the DMA (a controller with registers reports
+  // it); a run of the command line fails on it, naming the operation.
+  if (const Dma::BusError& e = m_accel->dma_engine().bus_error())
+    throw std::runtime_error(fmt::format("{}: {}: {}", m_accel->dma_engine().name(), r.name, e.message()));
+  Window& w = m_window;
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  r.cycles = m_clock.to_cycles(now - w.start);
+  r.dram_bytes_read = m_dram->bytes_read() - w.read;
+  r.dram_bytes_written = m_dram->bytes_written() - w.written;
+  r.seconds = (now - w.start).to_seconds();
+  if (m_timeline) m_timeline->op(r.name, w.start, now);
+  Breakdown energy = energy_now();
+  for (const auto& [module, j] : energy) {
+    r.energy_breakdown_j[module] = j - w.energy[module];
+    r.energy_j += j - w.energy[module];
+  }
+  std::vector<double> stats = stat_values();
+  std::vector<double> delta(stats.size());
+  for (std::size_t s = 0; s < delta.size(); ++s) delta[s] = stats[s] - w.stats[s];
+  m_op_stats.push_back(std::move(delta));
+  const std::uint64_t conflicts = m_accel->bank_conflict_cycles();
+  m_op_conflicts.push_back(conflicts - w.conflicts);
+  w = Window{now, m_dram->bytes_read(), m_dram->bytes_written(), conflicts, std::move(energy), std::move(stats)};
+  if (m_on_op_done) m_on_op_done();
+  m_results.push_back(r);
+}
+
 void Platform::driver() {
-  Breakdown energy0 = energy_now();
-  std::vector<double> stats0 = stat_values();
-  std::uint64_t conflicts0 = m_accel->bank_conflict_cycles();
-  for (const auto& any : m_ops) {
-    const sc_core::sc_time start = sc_core::sc_time_stamp();
-    const std::uint64_t read0 = m_dram->bytes_read(), written0 = m_dram->bytes_written();
-    OpReport r;
-    if (const auto* op = std::get_if<GemmDescriptor>(&any)) {
-      r.name = op->name;
-      r.m = op->m;
-      r.n = op->n;
-      r.k = op->k;
-      r.count = op->count;
-      r.work_ops = 2.0 * static_cast<double>(op->m * op->n * op->k * op->count);
-      r.compute_cycles = execute_each(*m_accel, *op);
-    } else {
-      const auto& v = std::get<VectorDescriptor>(any);
-      r.name = v.name;
-      r.m = v.rows;
-      r.n = v.cols;
-      r.compute_cycles = m_accel->execute_vector(v);
-    }
-    // A bus error does not stop the DMA (a controller with registers reports
-    // it); a run of the command line fails on it, naming the operation.
-    if (const Dma::BusError& e = m_accel->dma_engine().bus_error())
-      throw std::runtime_error(fmt::format("{}: {}: {}", m_accel->dma_engine().name(), r.name, e.message()));
-    r.cycles = m_clock.to_cycles(sc_core::sc_time_stamp() - start);
-    r.dram_bytes_read = m_dram->bytes_read() - read0;
-    r.dram_bytes_written = m_dram->bytes_written() - written0;
-    r.seconds = (sc_core::sc_time_stamp() - start).to_seconds();
-    if (m_timeline) m_timeline->op(r.name, start, sc_core::sc_time_stamp());
-    const Breakdown energy1 = energy_now();
-    for (const auto& [module, j] : energy1) {
-      r.energy_breakdown_j[module] = j - energy0[module];
-      r.energy_j += j - energy0[module];
-    }
-    energy0 = energy1;
-    std::vector<double> stats1 = stat_values();
-    std::vector<double> delta(stats1.size());
-    for (std::size_t i = 0; i < delta.size(); ++i) delta[i] = stats1[i] - stats0[i];
-    m_op_stats.push_back(std::move(delta));
-    stats0 = std::move(stats1);
-    const std::uint64_t conflicts1 = m_accel->bank_conflict_cycles();
-    m_op_conflicts.push_back(conflicts1 - conflicts0);
-    conflicts0 = conflicts1;
-    if (m_on_op_done) m_on_op_done();
-    m_results.push_back(r);
+  m_window = Window{sc_core::sc_time_stamp(),        m_dram->bytes_read(), m_dram->bytes_written(),
+                    m_accel->bank_conflict_cycles(), energy_now(),         stat_values()};
+  if (m_config.dma.descriptor_overlap == DescriptorOverlap::next) {
+    overlapped_driver();
+    m_end = sc_core::sc_time_stamp();
+    return;
+  }
+  for (std::size_t i = 0; i < m_ops.size(); ++i) {
+    const auto& any = m_ops[i];
+    std::uint64_t cycles;
+    if (const auto* op = std::get_if<GemmDescriptor>(&any))
+      cycles = execute_each(*m_accel, *op);
+    else
+      cycles = m_accel->execute_vector(std::get<VectorDescriptor>(any));
+    record(i, cycles);
   }
   m_end = sc_core::sc_time_stamp();
+}
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> Platform::input_ranges(std::size_t i, std::uint64_t head) const {
+  if (const auto* op = std::get_if<GemmDescriptor>(&m_ops[i])) {
+    const std::uint64_t bytes =
+        op->operand == GemmOperand::weights ? operand_bytes(op->m, op->n, op->k).activations : op->m * op->k * 2;
+    const std::uint64_t first = op->act_addr + head * op->act_stride;
+    return {{first, first + bytes}};
+  }
+  const auto& v = std::get<VectorDescriptor>(m_ops[i]);
+  const std::uint64_t bytes = v.rows * v.cols * 2;  // FP16
+  return {{v.in_addr, v.in_addr + bytes}, {v.in2_addr, v.in2_addr + bytes}};
+}
+
+void Platform::overlapped_driver() {
+  // One step per GEMM of a descriptor (its `count`) or per vector op.
+  struct Step {
+    std::size_t op;
+    std::uint64_t head;
+    bool last;
+  };
+  std::vector<Step> steps;
+  for (std::size_t i = 0; i < m_ops.size(); ++i) {
+    const auto* g = std::get_if<GemmDescriptor>(&m_ops[i]);
+    const std::uint64_t count = g ? g->count : 1;
+    for (std::uint64_t h = 0; h < count; ++h) steps.push_back({i, h, h + 1 == count});
+  }
+  Dma& dma = m_accel->dma_engine();
+  std::size_t done = 0;             // steps finished, in order
+  std::size_t held = steps.size();  // the step whose input reads wait for its predecessor
+  std::vector<std::uint64_t> cycles(m_ops.size(), 0);
+  std::vector<bool> ended(steps.size(), false);
+  sc_core::sc_event finished;
+  WorkerPool::Group running;
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const Step step = steps[s];
+    if (step.head == 0 && m_starts[step.op] == Start::idle) {
+      while (done < s) sc_core::wait(finished);
+    } else {
+      // The predecessor consumed its operands (or finished), and the one
+      // before it finished: at most two in flight.
+      while (done + 1 < s || (done + 1 == s && !dma.consumed())) sc_core::wait(finished | dma.consumed_event());
+    }
+    // An op's inputs are its predecessor's outputs; the heads of one op are
+    // independent of each other.
+    if (done < s && step.head == 0) {
+      dma.hold_reads(input_ranges(step.op, step.head));
+      held = s;
+    }
+    dma.clear_consumed();
+    m_workers.start(
+        running,
+        [this, step, s, &steps, &done, &ended, &held, &cycles, &finished, &dma] {
+          if (const auto* g = std::get_if<GemmDescriptor>(&m_ops[step.op])) {
+            GemmDescriptor one = *g;
+            one.count = 1;
+            one.act_addr += step.head * g->act_stride;
+            one.weight_addr += step.head * g->weight_stride;
+            one.out_addr += step.head * g->out_stride;
+            cycles[step.op] += m_accel->execute(one);
+          } else {
+            cycles[step.op] += m_accel->execute_vector(std::get<VectorDescriptor>(m_ops[step.op]));
+          }
+          // Heads of one op may end out of order (nothing holds one for
+          // another); ops end in order, their inputs held for their
+          // predecessors' outputs. `done` counts the steps ended in order.
+          ended[s] = true;
+          for (; done < steps.size() && ended[done]; ++done) {
+            if (steps[done].last) record(steps[done].op, cycles[steps[done].op]);
+            if (held == done + 1) {  // the next op's inputs are written now
+              dma.release_held_reads();
+              held = steps.size();
+            }
+          }
+          finished.notify(sc_core::SC_ZERO_TIME);
+        },
+        "op");
+  }
+  running.wait();
 }
 
 Report Platform::report() const {

@@ -16,6 +16,7 @@
 #include "common/clock.hpp"
 #include "common/op_descriptor.hpp"
 #include "common/timeline.hpp"
+#include "common/worker_pool.hpp"
 #include "config/load_arch.hpp"
 #include "dram/dram_target.hpp"
 #include "fault/fault_injector.hpp"
@@ -51,9 +52,13 @@ class Platform : public sc_core::sc_module {
                           std::uint64_t k) const;
   Accelerator& accelerator() { return *m_accel; }
 
+  // How a queued op starts under dma.descriptor_overlap=next: overlapping
+  // its predecessor's drain (as a descriptor queue runs), or from an idle
+  // machine (a composed run's segments). Without overlap every op starts idle.
+  enum class Start { overlapped, idle };
   // Queues an op (before sc_start). Throws InputError if it cannot run here.
-  void add(const GemmDescriptor& op);
-  void add(const VectorDescriptor& op);
+  void add(const GemmDescriptor& op, Start start = Start::overlapped);
+  void add(const VectorDescriptor& op, Start start = Start::overlapped);
   // After the simulation: the report of everything this platform ran.
   Report report() const;
 
@@ -70,6 +75,21 @@ class Platform : public sc_core::sc_module {
 
  private:
   void driver();
+  // dma.descriptor_overlap=next: each op (each of a descriptor's `count`)
+  // starts once its predecessor has consumed its streamed operands and the
+  // one before that has finished; its input reads wait for the predecessor.
+  void overlapped_driver();
+  // The DRAM ranges an op (its `head`-th GEMM of `count`) reads as inputs.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> input_ranges(std::size_t op, std::uint64_t head) const;
+  // The report of op `i`, finished now, over the window since the last one
+  // finished (its compute cycles given); the window moves on.
+  void record(std::size_t i, std::uint64_t compute_cycles);
+  struct Window {
+    sc_core::sc_time start = sc_core::SC_ZERO_TIME;
+    std::uint64_t read = 0, written = 0, conflicts = 0;
+    Breakdown energy;
+    std::vector<double> stats;
+  };
   // Energy of the whole platform so far per module (DRAM included), J.
   Breakdown energy_now() const;
   // Every module's statistics, brought up to date, in one order (the DRAM's
@@ -86,6 +106,9 @@ class Platform : public sc_core::sc_module {
   std::unique_ptr<ProtocolChecker> m_checker;  // sim.check_protocol
   std::unique_ptr<FaultInjector> m_faults;     // fault.*
   std::vector<std::variant<GemmDescriptor, VectorDescriptor>> m_ops;
+  std::vector<Start> m_starts;
+  Window m_window;
+  WorkerPool m_workers;  // overlapped ops
   std::vector<OpReport> m_results;
   std::vector<std::vector<double>> m_op_stats;  // what each operation added to every statistic
   std::vector<std::uint64_t> m_op_conflicts;

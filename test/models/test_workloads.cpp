@@ -199,3 +199,46 @@ TEST_CASE("Decode of a whole model: every statistic and the bank conflicts of th
   for (std::size_t i = 0; i < archs.size(); ++i) same_stats(composed.report(i, a), direct.report(i, b), 0.01);
   CHECK(composed.report(4, a).sram_bank_conflict_cycles > 0);  // vq-conflict has conflicts to count
 }
+
+namespace {
+
+// `name` in the realistic setting, descriptors overlapped unless `overlap` is none.
+ArchConfig realistic(const std::string& name, const std::string& overlap = "next") {
+  const NamedSetting s = setting_named("realistic");
+  ArchRequest q;
+  q.arch = name;
+  q.dram = s.dram;
+  q.sets = s.sets;
+  q.sets.push_back("dma.descriptor_overlap=" + overlap);
+  return test::checked(load_arch(q));
+}
+
+}  // namespace
+
+// Each family under dma.descriptor_overlap=next, simulated directly: every
+// op reported, the same traffic as one descriptor at a time (the overlap
+// moves when bytes move, never how many).
+TEST_CASE("Descriptor overlap: every op reported, with the traffic of one descriptor at a time") {
+  const std::vector<std::string> names = {"sa", "ant", "figna", "figlut", "vq-conflict", "eva"};
+  std::vector<ArchConfig> over, alone;
+  for (const std::string& n : names) {
+    over.push_back(realistic(n));
+    alone.push_back(realistic(n, "none"));
+  }
+  WorkloadRequest q;
+  q.seq_len = 96;
+  const Workload w = compile_workload(tiny(), q);
+  Runner direct(over, true), one_at_a_time(alone, true);
+  const std::size_t b = direct.add(w), c = one_at_a_time.add(w);
+  Runner::run_all({&direct, &one_at_a_time}, true);
+  for (const auto& p : SystemcReports::problems()) FAIL_CHECK("SystemC: " << p);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const Report o = direct.report(i, b), n = one_at_a_time.report(i, c);
+    INFO(names[i] << ": overlapped " << o.seconds << " s, one at a time " << n.seconds << " s");
+    CHECK(o.dram_bytes_read == n.dram_bytes_read);
+    CHECK(o.dram_bytes_written == n.dram_bytes_written);
+    REQUIRE(o.ops.size() == n.ops.size());
+    for (std::size_t k = 0; k < o.ops.size(); ++k) CHECK(o.ops[k].name == n.ops[k].name);
+    CHECK(o.seconds > 0.5 * n.seconds);
+  }
+}

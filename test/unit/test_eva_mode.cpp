@@ -67,6 +67,23 @@ TEST_CASE("The named settings carry vq-conflict's lookup model: the artifact's t
   CHECK(std::string(setting_name(load_arch(q))) == "realistic");
 }
 
+TEST_CASE("Both named settings run one descriptor at a time, and overlapping them is a custom setting") {
+  ArchRequest q;
+  q.arch = "figna";
+  CHECK(load_arch(q).dma.descriptor_overlap == DescriptorOverlap::none);  // the default is the artifact's
+  for (const char* name : {"paper", "realistic"}) {
+    INFO(name);
+    const NamedSetting s = setting_named(name);
+    q.dram = s.dram;
+    q.sets = s.sets;
+    CHECK(load_arch(q).dma.descriptor_overlap == DescriptorOverlap::none);
+    CHECK(std::string(setting_name(load_arch(q))) == name);
+    q.sets.push_back("dma.descriptor_overlap=next");
+    CHECK(load_arch(q).dma.descriptor_overlap == DescriptorOverlap::next);
+    CHECK(std::string(setting_name(load_arch(q))) == "custom");
+  }
+}
+
 namespace {
 
 std::vector<std::string> warnings_of(const std::string& arch, std::vector<std::string> sets = {}) {

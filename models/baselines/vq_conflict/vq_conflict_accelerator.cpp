@@ -199,6 +199,7 @@ std::uint64_t VqConflictAccelerator::attention(const GemmDescriptor& op) {
   if (Timeline* t = Timeline::of(*this))
     t->span("lookup", "attention", sc_core::sc_time_stamp(), sc_core::sc_time_stamp() + m_clock.cycles(cycles));
   wait(m_clock.cycles(cycles));
+  dma.operands_consumed();
   dma.write(op.out_addr, op.m * op.n * 2, nullptr);
   return cycles;
 }
@@ -467,6 +468,9 @@ std::uint64_t VqConflictAccelerator::execute(const GemmDescriptor& op) {
     slots.release();
   }
   fetcher.wait();
+  // Every lookup is done: the codebook and index buffers are free for the
+  // next descriptor while the outputs leave.
+  dma.operands_consumed();
   if (!op.functional && !known && !artifact)
     m_chunk_cycles[{op.n, op.k}] = ShapeLookups{counted, lanes_before, codebook.lane_counts()};
   if (known) codebook.add_lane_counts(known->before, known->after);  // the same lanes as the first time
