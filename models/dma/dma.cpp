@@ -129,11 +129,8 @@ void Dma::dispatch(Job& job) {
     return;
   }
   auto at = m_jobs.end();
-  if (m_sharing && job.cmd == tlm::TLM_WRITE_COMMAND) {
+  if (m_sharing && job.cmd == tlm::TLM_WRITE_COMMAND)
     at = std::find_if(m_jobs.begin(), m_jobs.end(), [](const Job& j) { return j.cmd == tlm::TLM_READ_COMMAND; });
-    job.state->drain_write = true;
-    ++m_drain_writes;
-  }
   m_jobs.insert(at, job);
   m_wakeup.notify(sc_core::SC_ZERO_TIME);
 }
@@ -143,9 +140,17 @@ void Dma::release_held_reads() {
   m_sharing = false;
   std::deque<Job> held;
   held.swap(m_held);
+  // They were started before the reads queued since (the next op's loads):
+  // they go first, in their order.
+  std::size_t front = 0;
   for (Job& job : held) {
     job.state->start = sc_core::sc_time_stamp();
-    dispatch(job);
+    if (can_time_now(job)) {
+      time_now(job);
+      continue;
+    }
+    m_jobs.insert(m_jobs.begin() + static_cast<std::ptrdiff_t>(front++), job);
+    m_wakeup.notify(sc_core::SC_ZERO_TIME);
   }
 }
 
@@ -268,9 +273,7 @@ void Dma::issue_thread() {
                                              slot.get_data_length(), slot.get_extension<TimingOnly>() != nullptr);
       retire(slot, sc_core::sc_time_stamp() + d);
     }
-    // While a write-back drains, the reads behind it wait (hold_reads()).
-    if (m_jobs.empty() || m_free.empty() || m_waiting_end_req ||
-        (m_drain_writes > 0 && m_jobs.front().cmd == tlm::TLM_READ_COMMAND)) {
+    if (m_jobs.empty() || m_free.empty() || m_waiting_end_req) {
       wait(m_wakeup);
       continue;
     }
@@ -491,7 +494,6 @@ void Dma::complete_burst(std::shared_ptr<Transfer::State> state, const sc_core::
   state->last = std::max(state->last, done);
   if (--state->left == 0) {
     state->finished.notify(state->last - sc_core::sc_time_stamp());
-    if (state->drain_write && --m_drain_writes == 0) m_wakeup.notify(state->last - sc_core::sc_time_stamp());
     if (Timeline* t = Timeline::of(*this))
       t->interval(state->write ? "dma write" : "dma read", fmt::format("{} B", state->bytes), state->start,
                   state->last);

@@ -80,7 +80,6 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
       std::uint64_t bytes = 0;
       bool write = false;
       bool failed = false;
-      bool drain_write = false;  // a write-back while two descriptors share the DMA
       // Timing-only loads into an SRAM: the write of the last burst, which
       // ends the transfer (the others overlap the bursts still arriving).
       sc_core::sc_time sram_tail = sc_core::SC_ZERO_TIME;
@@ -171,9 +170,7 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   // release: the next descriptor's inputs wait for the current one's outputs.
   // Other transfers go on meanwhile, through the socket, the current one's
   // write-back first: a write goes ahead of the reads queued (the next one's
-  // loads; a read begun goes on after it), and no read is issued while a
-  // write-back is in flight (the prefetch yields to the drain, which the
-  // next descriptor's inputs wait for).
+  // loads; a read begun goes on after it).
   void hold_reads(std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges) {
     m_hold = std::move(ranges);
     m_sharing = true;
@@ -310,7 +307,6 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   sc_core::sc_event m_consumed_event;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> m_hold;
   bool m_sharing = false;
-  std::uint64_t m_drain_writes = 0;  // write-backs in flight while sharing
   std::deque<Job> m_held;
   StatGroup m_stats{"dma"};
   std::size_t m_bursts, m_bytes_read, m_bytes_written, m_bus_errors, m_bus_timeouts;
