@@ -142,6 +142,12 @@ struct DramConfig {
   std::string address_mapping = "ro,ra,ba,co,bg,ch";
   int read_queue = 32, write_queue = 32;  // entries per channel (bursts)
   int write_high = 24, write_low = 8;     // write-drain watermarks
+  // Write responses: when the write is done in the device (false, the
+  // default), or when its queue takes it and its data is buffered (true),
+  // as controllers with a write buffer answer (gem5's MemCtrl responds to a
+  // write once it is queued, src/mem/mem_ctrl.cc). The queue's room still
+  // holds writes back when it is full.
+  bool posted_writes = false;
   // Power-down policy: a channel's ranks power down once it has been idle
   // this long (active power-down with a row open, else precharge
   // power-down), and the next command waits for the exit (tCKE, tXP). 0
@@ -178,6 +184,7 @@ struct DramConfig {
     v.field("write_queue", write_queue, between(1, 4096), "timed: write queue entries per channel");
     v.field("write_high", write_high, between(1, 4096), "timed: start draining writes at");
     v.field("write_low", write_low, between(0, 4096), "timed: stop draining writes at");
+    v.field("posted_writes", posted_writes, "timed: answer a write when its queue takes it");
     v.field("power_down", power_down, "timed: power the ranks down when the channel is idle");
     v.field("power_down_idle_tck", power_down_idle_tck, between(0, 1 << 30), "timed: idle cycles before power-down");
     v.section("power", power);

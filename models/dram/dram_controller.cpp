@@ -69,6 +69,10 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
   }
   // An earlier notification replaces a later one; a later one is dropped.
   m_wake.notify(at_tck(wake) - sc_core::sc_time_stamp());
+  if (write && m_config.posted_writes) {  // answered now; its bursts drain later
+    complete(trans, sc_core::sc_time_stamp());
+    m_in_flight[tag].trans = nullptr;
+  }
   return true;
 }
 
@@ -85,7 +89,7 @@ void DramController::schedule() {
         InFlight& f = m_in_flight[r.completed->tag];
         f.last_done = std::max(f.last_done, r.completed->done);
         if (--f.bursts_left == 0) {
-          complete(*f.trans, at_tck(f.last_done));
+          if (f.trans) complete(*f.trans, at_tck(f.last_done));  // else posted, answered already
           f.trans = nullptr;
           m_free_tags.push_back(static_cast<std::uint32_t>(r.completed->tag));
         }
