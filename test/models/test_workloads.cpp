@@ -215,10 +215,11 @@ ArchConfig realistic(const std::string& name, const std::string& overlap = "next
 
 }  // namespace
 
-// Each family under dma.descriptor_overlap=next, simulated directly: every
-// op reported, the same traffic as one descriptor at a time (the overlap
-// moves when bytes move, never how many).
-TEST_CASE("Descriptor overlap: every op reported, with the traffic of one descriptor at a time") {
+// Each family in the realistic setting (descriptors overlapped): a composed
+// run, which simulates each pair of neighbouring signatures, adds up to the
+// direct run within 2.5% (docs/VALIDATION.md: pairs stand for longer chains),
+// and overlap hides time but moves the same bytes as one descriptor at a time.
+TEST_CASE("Descriptor overlap: the composition follows the direct run, faster than one at a time, same traffic") {
   const std::vector<std::string> names = {"sa", "ant", "figna", "figlut", "vq-conflict", "eva"};
   std::vector<ArchConfig> over, alone;
   for (const std::string& n : names) {
@@ -228,17 +229,18 @@ TEST_CASE("Descriptor overlap: every op reported, with the traffic of one descri
   WorkloadRequest q;
   q.seq_len = 96;
   const Workload w = compile_workload(tiny(), q);
-  Runner direct(over, true), one_at_a_time(alone, true);
-  const std::size_t b = direct.add(w), c = one_at_a_time.add(w);
-  Runner::run_all({&direct, &one_at_a_time}, true);
+  Runner composed(over), direct(over, true), one_at_a_time(alone, true);
+  const std::size_t a = composed.add(w), b = direct.add(w), c = one_at_a_time.add(w);
+  Runner::run_all({&composed, &direct, &one_at_a_time}, true);
   for (const auto& p : SystemcReports::problems()) FAIL_CHECK("SystemC: " << p);
   for (std::size_t i = 0; i < names.size(); ++i) {
     const Report o = direct.report(i, b), n = one_at_a_time.report(i, c);
+    same_within(composed.report(i, a), o, 0.025);
     INFO(names[i] << ": overlapped " << o.seconds << " s, one at a time " << n.seconds << " s");
+    CHECK(o.seconds < n.seconds);
     CHECK(o.dram_bytes_read == n.dram_bytes_read);
     CHECK(o.dram_bytes_written == n.dram_bytes_written);
     REQUIRE(o.ops.size() == n.ops.size());
     for (std::size_t k = 0; k < o.ops.size(); ++k) CHECK(o.ops[k].name == n.ops[k].name);
-    CHECK(o.seconds > 0.5 * n.seconds);
   }
 }

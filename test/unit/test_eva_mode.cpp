@@ -67,19 +67,25 @@ TEST_CASE("The named settings carry vq-conflict's lookup model: the artifact's t
   CHECK(std::string(setting_name(load_arch(q))) == "realistic");
 }
 
-TEST_CASE("Both named settings run one descriptor at a time, and overlapping them is a custom setting") {
+TEST_CASE("The realistic setting overlaps descriptors and posts writes, and the paper's runs one at a time") {
   ArchRequest q;
   q.arch = "figna";
   CHECK(load_arch(q).dma.descriptor_overlap == DescriptorOverlap::none);  // the default is the artifact's
-  for (const char* name : {"paper", "realistic"}) {
-    INFO(name);
-    const NamedSetting s = setting_named(name);
-    q.dram = s.dram;
-    q.sets = s.sets;
-    CHECK(load_arch(q).dma.descriptor_overlap == DescriptorOverlap::none);
-    CHECK(std::string(setting_name(load_arch(q))) == name);
-    q.sets.push_back("dma.descriptor_overlap=next");
-    CHECK(load_arch(q).dma.descriptor_overlap == DescriptorOverlap::next);
+  q.sets = setting_named("paper").sets;
+  CHECK(load_arch(q).dma.descriptor_overlap == DescriptorOverlap::none);
+  CHECK(std::string(setting_name(load_arch(q))) == "paper");
+  q.sets.push_back("dma.descriptor_overlap=next");
+  CHECK(std::string(setting_name(load_arch(q))) == "custom");
+  const NamedSetting realistic = setting_named("realistic");
+  q.dram = realistic.dram;
+  q.sets = realistic.sets;
+  CHECK(load_arch(q).dma.descriptor_overlap == DescriptorOverlap::next);
+  CHECK(load_arch(q).dram.posted_writes);
+  CHECK(std::string(setting_name(load_arch(q))) == "realistic");
+  for (const char* off : {"dma.descriptor_overlap=none", "dram.posted_writes=false"}) {
+    INFO(off);
+    q.sets = realistic.sets;
+    q.sets.push_back(off);
     CHECK(std::string(setting_name(load_arch(q))) == "custom");
   }
 }
