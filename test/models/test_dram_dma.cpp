@@ -28,6 +28,23 @@ DramConfig ideal(double gbps, double latency_ns) {
   return c;
 }
 
+// A DMA bound to an ideal DRAM through a protocol checker (every simulating
+// test checks the base protocol).
+struct CheckedDma {
+  IdealDram dram;
+  Dma dma;
+  ProtocolChecker checker{"checker"};
+  CheckedDma(const DramConfig& d, const DmaConfig& c) : dram("dram", d), dma("dma", c) {
+    dma.initiator_socket.bind(checker.target_socket);
+    checker.initiator_socket.bind(dram.target_socket);
+  }
+};
+
+DmaConfig bursts_of(int bytes) {
+  DmaConfig c;
+  c.burst_bytes = bytes;
+  return c;
+}
 }  // namespace
 
 // A temporally decoupled initiator: each access returns at once with its time
@@ -109,11 +126,9 @@ TEST_CASE("Ideal DRAM honours byte enables") { honours_byte_enables(ideal(64.0, 
 TEST_CASE("DDR4 controller honours byte enables") { honours_byte_enables(load_dram("ddr4-3200", {})); }
 
 TEST_CASE("DMA: a sequential read reaches at least 99% of the ideal DRAM's peak") {
-  IdealDram dram("dram", ideal(64.0, 0.0));
-  Dma dma("dma", DmaConfig{});
-  ProtocolChecker checker("checker");  // every simulating test checks the base protocol
-  dma.initiator_socket.bind(checker.target_socket);
-  checker.initiator_socket.bind(dram.target_socket);
+  CheckedDma rig(ideal(64.0, 0.0), DmaConfig{});
+  IdealDram& dram = rig.dram;
+  Dma& dma = rig.dma;
   const std::uint64_t bytes = 8 << 20;
   sc_time took;
   test::Stimulus s("s", [&] {
@@ -150,13 +165,9 @@ TEST_CASE("DMA: with latency, bandwidth comes from the requests in flight") {
 }
 
 TEST_CASE("DMA: functional 2-D writes and reads move the data through the DRAM") {
-  IdealDram dram("dram", ideal(64.0, 20.0));
-  DmaConfig dc;
-  dc.burst_bytes = 16;
-  Dma dma("dma", dc);
-  ProtocolChecker checker("checker");  // every simulating test checks the base protocol
-  dma.initiator_socket.bind(checker.target_socket);
-  checker.initiator_socket.bind(dram.target_socket);
+  CheckedDma rig(ideal(64.0, 20.0), bursts_of(16));
+  IdealDram& dram = rig.dram;
+  Dma& dma = rig.dma;
   std::vector<std::uint8_t> tile(5 * 40), back(5 * 40);
   std::iota(tile.begin(), tile.end(), 1);
   test::Stimulus s("s", [&] {
@@ -385,13 +396,9 @@ TEST_CASE("DMA: exclusive timing gives every transfer the same end and the DRAM 
 }
 
 TEST_CASE("DMA: reads touching held ranges wait, in order, until released, and other transfers go on") {
-  IdealDram dram("dram", ideal(64.0, 0.0));
-  DmaConfig dc;
-  dc.burst_bytes = 64;
-  Dma dma("dma", dc);
-  ProtocolChecker checker("checker");  // every simulating test checks the base protocol
-  dma.initiator_socket.bind(checker.target_socket);
-  checker.initiator_socket.bind(dram.target_socket);
+  CheckedDma rig(ideal(64.0, 0.0), bursts_of(64));
+  IdealDram& dram = rig.dram;
+  Dma& dma = rig.dma;
   std::vector<std::uint8_t> written(128), got(128);
   std::iota(written.begin(), written.end(), 7);
   sc_time free_read, write_done, inside_done, straddle_done;
