@@ -202,7 +202,7 @@ TEST_CASE("Decode of a whole model: every statistic and the bank conflicts of th
 
 namespace {
 
-// `name` in the realistic setting, descriptors overlapped unless `overlap` is none.
+// `name` in the realistic setting, its descriptors overlapped (`next`) or not (`none`).
 ArchConfig realistic(const std::string& name, const std::string& overlap = "next") {
   const NamedSetting s = setting_named("realistic");
   ArchRequest q;
@@ -215,7 +215,7 @@ ArchConfig realistic(const std::string& name, const std::string& overlap = "next
 
 }  // namespace
 
-// Each family in the realistic setting (descriptors overlapped): a composed
+// Each family in the realistic setting with descriptors overlapped: a composed
 // run, which simulates each pair of neighbouring signatures, adds up to the
 // direct run within 2.5% (docs/VALIDATION.md: pairs stand for longer chains),
 // and overlap hides time but moves the same bytes as one descriptor at a time.
