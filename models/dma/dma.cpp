@@ -123,16 +123,19 @@ Dma::Transfer Dma::start(Job job) {
   return t;
 }
 
-void Dma::dispatch(Job& job) {
+bool Dma::dispatch(Job& job, std::optional<std::size_t> at) {
   if (!m_sharing && can_time_now(job)) {
     time_now(job);
-    return;
+    return false;
   }
-  auto at = m_jobs.end();
-  if (m_sharing && job.cmd == tlm::TLM_WRITE_COMMAND)
-    at = std::find_if(m_jobs.begin(), m_jobs.end(), [](const Job& j) { return j.cmd == tlm::TLM_READ_COMMAND; });
-  m_jobs.insert(at, job);
+  auto pos = m_jobs.end();
+  if (at)
+    pos = m_jobs.begin() + static_cast<std::ptrdiff_t>(*at);
+  else if (m_sharing && job.cmd == tlm::TLM_WRITE_COMMAND)
+    pos = std::find_if(m_jobs.begin(), m_jobs.end(), [](const Job& j) { return j.cmd == tlm::TLM_READ_COMMAND; });
+  m_jobs.insert(pos, job);
   m_wakeup.notify(sc_core::SC_ZERO_TIME);
+  return true;
 }
 
 void Dma::release_held_reads() {
@@ -145,12 +148,7 @@ void Dma::release_held_reads() {
   std::size_t front = 0;
   for (Job& job : held) {
     job.state->start = sc_core::sc_time_stamp();
-    if (can_time_now(job)) {
-      time_now(job);
-      continue;
-    }
-    m_jobs.insert(m_jobs.begin() + static_cast<std::ptrdiff_t>(front++), job);
-    m_wakeup.notify(sc_core::SC_ZERO_TIME);
+    if (dispatch(job, front)) ++front;
   }
 }
 

@@ -42,6 +42,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <string>
 #include <vector>
@@ -203,8 +204,10 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   };
 
   Transfer start(Job job);
-  // A started job toward the memory: timed at once or queued for the socket.
-  void dispatch(Job& job);
+  // A started job toward the memory: timed at once, or queued for the socket
+  // (true) at `at`, by default last (a write-back while sharing: ahead of
+  // the reads).
+  bool dispatch(Job& job, std::optional<std::size_t> at = std::nullopt);
   // Exclusive timing: whether `job` may be timed at once, and timing it.
   bool can_time_now(const Job& job) const;
   void time_now(Job& job);
