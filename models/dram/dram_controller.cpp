@@ -72,6 +72,7 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
   if (write && m_config.posted_writes) {  // answered now; its bursts drain later
     complete(trans, sc_core::sc_time_stamp());
     m_in_flight[tag].trans = nullptr;
+    ++m_posted;
   }
   return true;
 }
@@ -89,7 +90,11 @@ void DramController::schedule() {
         InFlight& f = m_in_flight[r.completed->tag];
         f.last_done = std::max(f.last_done, r.completed->done);
         if (--f.bursts_left == 0) {
-          if (f.trans) complete(*f.trans, at_tck(f.last_done));  // else posted, answered already
+          if (f.trans) {
+            complete(*f.trans, at_tck(f.last_done));
+          } else if (--m_posted == 0) {  // posted, answered already
+            m_posted_drained.notify(std::max(at_tck(f.last_done), sc_core::sc_time_stamp()) - sc_core::sc_time_stamp());
+          }
           f.trans = nullptr;
           m_free_tags.push_back(static_cast<std::uint32_t>(r.completed->tag));
         }

@@ -44,6 +44,7 @@ class DramController : public DramTarget {
   static CommandEnergy command_energy(const DramConfig& c);
   // The channels' background residency summed, at `elapsed`.
   DramChannel::Residency residency(const sc_core::sc_time& elapsed) const;
+  std::uint64_t posted_pending() const override { return m_posted; }
 
  private:
   bool accept(tlm::tlm_generic_payload& trans) override;
@@ -75,6 +76,7 @@ class DramController : public DramTarget {
   std::vector<std::uint32_t> m_per_channel;  // scratch: bursts per channel of one request
   std::vector<DramAddress> m_decoded;        // scratch: its bursts' addresses
   sc_core::sc_event m_wake;
+  std::uint64_t m_posted = 0;  // posted writes answered, bursts still queued
   std::size_t m_stat_act, m_stat_pre, m_stat_rd, m_stat_wr, m_stat_ref, m_stat_busy, m_stat_down, m_stat_exits;
 };
 

@@ -61,6 +61,11 @@ class DramTarget : public sc_core::sc_module {
   // A model that times a request on arrival offers its timing to a DMA that
   // is its only initiator (common/burst_timer.hpp); the others return nullptr.
   virtual BurstTimer* burst_timer() { return nullptr; }
+  // Writes answered before their bursts reached the device (a controller's
+  // posted writes) and not yet written there; `posted_drained` is notified
+  // when the count returns to zero.
+  virtual std::uint64_t posted_pending() const { return 0; }
+  const sc_core::sc_event& posted_drained() const { return m_posted_drained; }
 
  protected:
   // Takes `trans` at the current time, or returns false when there is no room.
@@ -83,6 +88,7 @@ class DramTarget : public sc_core::sc_module {
     return bytes > 0 && end >= addr && static_cast<double>(end) <= m_capacity;
   }
   StatGroup m_stats;
+  sc_core::sc_event m_posted_drained;
   // A model's own statistics, brought up to date at `now`.
   virtual void flush_model_stats(const sc_core::sc_time& /*now*/) {}
 

@@ -24,8 +24,6 @@ struct VectorBuffers {
 inline std::uint64_t run_vector_op(Dma& dma, VectorUnit& vector, const VectorBuffers& b, const VectorDescriptor& op) {
   const std::uint64_t bytes = op.rows * op.cols * 2;  // FP16
   const int operands = vector_op_binary(op.op) ? 2 : 1;
-  // The unit streams no weights: the next descriptor's may load at once.
-  dma.operands_consumed();
   std::vector<Dma::Transfer> loads;
   for (int o = 0; o < operands; ++o)
     for (std::uint64_t done = 0; done < bytes;) {
@@ -34,6 +32,8 @@ inline std::uint64_t run_vector_op(Dma& dma, VectorUnit& vector, const VectorBuf
       done += piece;
     }
   for (const Dma::Transfer& t : loads) Dma::wait_for(t);
+  // Its operands are in the input buffer: the next descriptor's may load.
+  dma.operands_consumed();
   vector.buffer_port.stream(tlm::TLM_READ_COMMAND, b.input, b.input_size, operands * bytes);
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   const std::uint64_t cycles = vector.run(op.op, op.rows, op.cols);

@@ -226,19 +226,27 @@ TEST_CASE("Posted writes: the controller answers a write once queued, and its bu
   check_posts.initiator_socket.bind(dram_posts.target_socket);
   std::vector<std::uint8_t> data(1024), back(1024);
   for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>(i * 7);
-  sc_core::sc_time waited, posted;
+  sc_core::sc_time waited, posted, drained;
+  std::uint64_t pending = 0;
   test::Stimulus a("a", [&] {
     dma_waits.write(8192, data.size(), data.data());
     waited = sc_core::sc_time_stamp();
+    CHECK(dram_waits.posted_pending() == 0);
   });
   test::Stimulus b("b", [&] {
     dma_posts.write(8192, data.size(), data.data());
     posted = sc_core::sc_time_stamp();
+    pending = dram_posts.posted_pending();
+    sc_core::wait(dram_posts.posted_drained());  // what an idle start waits for
+    drained = sc_core::sc_time_stamp();
+    CHECK(dram_posts.posted_pending() == 0);
     dma_posts.read(8192, back.size(), back.data());
   });
   test::run_clean();
-  INFO("answered after the device write " << waited << ", once queued " << posted);
+  INFO("answered after the device write " << waited << ", once queued " << posted << ", drained " << drained);
   CHECK(posted < waited);
+  CHECK(pending > 0);
+  CHECK(drained > posted);
   CHECK(back == data);
   CHECK(dram_posts.counts().wr == data.size() / 64);  // every burst written all the same
   CHECK(dram_waits.counts().wr == dram_posts.counts().wr);
