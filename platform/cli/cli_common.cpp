@@ -23,9 +23,9 @@ void add_sim_options(po::options_description& d) {
   d.add_options()("setting", po::value<std::string>(),
                   "paper (ideal DRAM at 64 GB/s, weight_load=paper, eva.mode_policy=thresholds, "
                   "lookup.model=artifact) or realistic (lpddr5-6400, weight_load=overlapped, "
-                  "eva.mode_policy=estimate, lookup.model=lanes, an FP16 LM head and FP16 modes, posted "
-                  "writes); --dram and --set override its parts")("dram", po::value<std::string>(),
-                                                                  "DRAM preset name or YAML file")(
+                  "eva.mode_policy=estimate, lookup.model=lanes, an FP16 LM head and FP16 modes, descriptors "
+                  "overlapped, posted writes); --dram and --set override its parts")("dram", po::value<std::string>(),
+                                                                                     "DRAM preset name or YAML file")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a config key: dotted.key=value")(
       "json", po::value<std::string>(), "write the report as JSON")("quiet", po::bool_switch(),
                                                                     "no progress on stderr");

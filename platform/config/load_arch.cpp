@@ -237,7 +237,7 @@ const char* setting_name(const ArchConfig& config) {
       policy(ModePolicy::thresholds, LookupModel::artifact))
     return "paper";
   if (config.dram.kind == DramKind::timed && w == WeightLoad::overlapped && config.formats.lm_head == LmHead::fp16 &&
-      config.systolic.dense_fp16 == DenseFp16::fp16_mode && config.dma.descriptor_overlap == DescriptorOverlap::none &&
+      config.systolic.dense_fp16 == DenseFp16::fp16_mode && config.dma.descriptor_overlap == DescriptorOverlap::next &&
       config.dram.posted_writes && policy(ModePolicy::estimate, LookupModel::lanes))
     return "realistic";
   return "custom";
@@ -254,19 +254,19 @@ std::optional<NamedSetting> find_setting(const std::string& name) {
   // every compute block draws its whole power every cycle (the artifact's
   // core_dynamic_energy 0, docs/ENERGY.md); the
   // realistic setting's head is FP16, as the quantisers leave it, FP16
-  // GEMMs run in the arrays' FP16 modes, and the controller answers a write
-  // once its queue takes it. Both run one descriptor at a time, as the
-  // artifact runs one layer at a time: dma.descriptor_overlap=next is a
-  // custom setting until its composed runs are cheaper (docs/VALIDATION.md,
+  // GEMMs run in the arrays' FP16 modes, each descriptor's loads start while
+  // the one before drains, and the controller answers a write once its queue
+  // takes it (the artifact runs one layer at a time; docs/VALIDATION.md,
   // issue 12 item 7).
   if (name == "paper")
     return NamedSetting{"ideal",
                         {"systolic.weight_load=paper", "eva.mode_policy=thresholds", "lookup.model=artifact",
                          "formats.lm_head=native", "systolic.dense_fp16=int8_rate", "energy.leakage_fraction=1"}};
   if (name == "realistic")
-    return NamedSetting{"lpddr5-6400",
-                        {"systolic.weight_load=overlapped", "eva.mode_policy=estimate", "lookup.model=lanes",
-                         "formats.lm_head=fp16", "systolic.dense_fp16=fp16_mode", "dram.posted_writes=true"}};
+    return NamedSetting{
+        "lpddr5-6400",
+        {"systolic.weight_load=overlapped", "eva.mode_policy=estimate", "lookup.model=lanes", "formats.lm_head=fp16",
+         "systolic.dense_fp16=fp16_mode", "dma.descriptor_overlap=next", "dram.posted_writes=true"}};
   return std::nullopt;
 }
 

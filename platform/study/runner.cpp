@@ -29,9 +29,15 @@ struct Runner::Queued {
   std::map<std::string, std::size_t> index;  // signature -> op index in the platform (cached mode)
   std::size_t ops = 0;
   std::vector<std::vector<std::size_t>> slots;  // per workload, per op: its op index in the platform
-  // Descriptor overlap: pairs "a\nb" simulated -> the slots of a and b in the
-  // pair; per workload, per op: the terms of its cost.
-  std::map<std::string, std::pair<std::size_t, std::size_t>> pairs;
+  // Descriptor overlap: chains of ops, each op queued to run after its
+  // predecessor (Platform::set_launch_windows). Its windows by "predecessor's
+  // signature (empty: from idle)\nits signature[\nend]" -> its op index;
+  // the signature the last queued op ran, and whether another may follow it
+  // overlapped (not after an "end" one, whose drain must be its own).
+  std::map<std::string, std::size_t> windows;
+  std::string last;
+  bool open = false;
+  // Per workload, per op: the terms of its cost.
   std::vector<std::vector<std::vector<Term>>> terms;
 };
 
@@ -39,16 +45,17 @@ Runner::Runner(const std::vector<ArchConfig>& archs, bool direct) : m_archs(arch
   if (!archs.empty()) set_global_quantum(archs.front().sim);
   for (std::size_t i = 0; i < archs.size(); ++i) {
     m_platforms.push_back(std::make_unique<Platform>(sc_core::sc_gen_unique_name("vp"), archs[i]));
+    if (!direct && archs[i].dma.descriptor_overlap == DescriptorOverlap::next)
+      m_platforms.back()->set_launch_windows(true);
     m_queued.push_back(std::make_unique<Queued>(archs[i].dram.capacity_bytes()));
   }
 }
 
 Runner::~Runner() = default;
 
-std::size_t Runner::queue(std::size_t arch, const WorkloadOp& op, const std::string* signature, bool from_idle) {
+std::size_t Runner::queue(std::size_t arch, const WorkloadOp& op, const std::string* signature, Platform::Start start) {
   Platform& p = *m_platforms[arch];
   Queued& q = *m_queued[arch];
-  const Platform::Start start = from_idle ? Platform::Start::idle : Platform::Start::overlapped;
   if (signature) {
     const auto [it, fresh] = q.index.emplace(*signature, q.ops);
     if (!fresh) return it->second;
@@ -82,7 +89,9 @@ std::size_t Runner::queue(std::size_t arch, const WorkloadOp& op, const std::str
   g.m = op.m;
   g.n = op.n;
   g.k = op.k;
-  g.count = m_direct ? op.count : 1;
+  // Composed, one head stands for all (weighted by the count), except under
+  // descriptor overlap, where the heads overlap each other as they do direct.
+  g.count = m_direct || p.launch_windows() ? op.count : 1;
   g.operand = fp16_head ? GemmOperand::fp16_weights : GemmOperand::kv_cache;
   const std::uint64_t operand = fp16_head ? op.k * op.n * 2 : formats.kv_bytes(op.k * op.n);
   g.act_stride = (op.m * op.k * 2 + 63) / 64 * 64;
@@ -95,17 +104,27 @@ std::size_t Runner::queue(std::size_t arch, const WorkloadOp& op, const std::str
   return slot;
 }
 
-std::vector<Runner::Term> Runner::after(std::size_t arch, const WorkloadOp& a, const std::string& sa,
-                                        const WorkloadOp& b, const std::string& sb) {
+std::size_t Runner::chained(std::size_t arch, const Link& before, const Link& a, const Link& b, bool end) {
   Queued& q = *m_queued[arch];
-  const std::string key = sa + "\n" + sb;
-  auto it = q.pairs.find(key);
-  if (it == q.pairs.end()) {
-    const std::size_t first = queue(arch, a, nullptr, true);
-    const std::size_t second = queue(arch, b, nullptr, false);
-    it = q.pairs.emplace(key, std::make_pair(first, second)).first;
+  const std::string key = a.signature + "\n" + b.signature + (end ? "\nend" : "");
+  if (const auto it = q.windows.find(key); it != q.windows.end()) return it->second;
+  if (a.op && !(q.open && q.last == a.signature)) {
+    // A new chain: `a` after the op before it (from idle), as `a` would run
+    // in the workload; or `a` from idle where it comes first.
+    if (before.op) {
+      const std::size_t first = queue(arch, *before.op, nullptr, Platform::Start::idle);
+      q.windows.emplace("\n" + before.signature, first);
+      const std::size_t second = queue(arch, *a.op, nullptr, Platform::Start::overlapped);
+      q.windows.emplace(before.signature + "\n" + a.signature, second);
+    } else {
+      q.windows.emplace("\n" + a.signature, queue(arch, *a.op, nullptr, Platform::Start::idle));
+    }
   }
-  return {{it->second.first, 1.0}, {it->second.second, 1.0}, {q.index.at(sa), -1.0}};
+  const std::size_t i = queue(arch, *b.op, nullptr, a.op ? Platform::Start::overlapped : Platform::Start::idle);
+  q.windows.emplace(key, i);
+  q.last = b.signature;
+  q.open = !end;
+  return i;
 }
 
 std::size_t Runner::add(const Workload& w) {
@@ -114,6 +133,11 @@ std::size_t Runner::add(const Workload& w) {
     signatures.reserve(w.ops.size());
     for (const WorkloadOp& op : w.ops) signatures.push_back(op.signature());
   }
+  // Under descriptor overlap an attention op runs all its heads: its count
+  // is part of what it is.
+  std::vector<std::string> counted = signatures;
+  for (std::size_t i = 0; i < counted.size(); ++i)
+    if (w.ops[i].kind == WorkloadOp::Kind::attention) counted[i] += fmt::format(" x{}", w.ops[i].count);
   for (std::size_t a = 0; a < m_archs.size(); ++a) {
     const bool overlap = !m_direct && m_archs[a].dma.descriptor_overlap == DescriptorOverlap::next;
     std::vector<std::size_t> slots;
@@ -122,15 +146,21 @@ std::size_t Runner::add(const Workload& w) {
     for (std::size_t i = 0; i < w.ops.size(); ++i) {
       const WorkloadOp& op = w.ops[i];
       try {
-        // Composed, each op alone from an idle machine; direct, as queued.
-        slots.push_back(queue(a, op, m_direct ? nullptr : &signatures[i], !m_direct));
-        if (!overlap) continue;
-        // The first head after the previous op (or alone), the others after a head.
-        std::vector<Term> t = i == 0 ? std::vector<Term>{{slots.back(), 1.0}}
-                                     : after(a, w.ops[i - 1], signatures[i - 1], op, signatures[i]);
-        const auto heads = static_cast<double>(op.kind == WorkloadOp::Kind::attention ? op.count : 1);
-        if (heads > 1)
-          for (Term h : after(a, op, signatures[i], op, signatures[i])) t.push_back({h.slot, h.weight * (heads - 1)});
+        if (!overlap) {  // composed, each op alone from an idle machine; direct, as queued
+          slots.push_back(queue(a, op, m_direct ? nullptr : &signatures[i],
+                                m_direct ? Platform::Start::overlapped : Platform::Start::idle));
+          continue;
+        }
+        // After the previous op (the first from idle): its body; the
+        // workload's last one also its drain.
+        const bool last = i + 1 == w.ops.size();
+        const auto link = [&](std::size_t back) {
+          return back > i ? Link{} : Link{&w.ops[i - back], counted[i - back]};
+        };
+        const std::size_t index = chained(a, link(2), link(1), link(0), last);
+        std::vector<Term> t = {{2 * index, 1.0}};
+        if (last) t.push_back({2 * index + 1, 1.0});
+        slots.push_back(t.front().slot);
         terms.push_back(std::move(t));
       } catch (const InputError& e) {
         throw InputError(fmt::format("--arch {}: {} (layer {}): {}", m_archs[a].name, op.name, op.layer, e.what()));
@@ -296,9 +326,9 @@ Report Runner::report(std::size_t arch, std::size_t w, bool with_ops) const {
   const auto count = [](double v) { return static_cast<std::uint64_t>(std::llround(std::max(0.0, v))); };
   for (std::size_t i = 0; i < work.ops.size(); ++i) {
     const WorkloadOp& op = work.ops[i];
-    const auto times = static_cast<double>(op.kind == WorkloadOp::Kind::attention ? op.count : 1);
+    const auto times = static_cast<double>(op.kind == WorkloadOp::Kind::attention ? op.count : 1);  // without overlap
     // The simulated ops this one costs as: itself, `times` over, or (overlap)
-    // its pairs' differences.
+    // its windows in chains.
     const std::vector<Term> sum = terms ? (*terms)[i] : std::vector<Term>{{slots[i], times}};
     OpReport o = sim.ops.at(slots[i]);  // the names, the shape and what bounds it
     if (with_ops) o.name = op.qualified_name();

@@ -23,11 +23,10 @@
 
 #include "config/load_arch.hpp"
 #include "report/report.hpp"
+#include "vp/platform.hpp"
 #include "workload.hpp"
 
 namespace eva {
-
-class Platform;
 
 class Runner {
  public:
@@ -65,17 +64,22 @@ class Runner {
   struct Queued;
   // Queues `op` on `arch` unless `signature` is queued already (nullptr:
   // always); returns its op index in the platform.
-  std::size_t queue(std::size_t arch, const WorkloadOp& op, const std::string* signature, bool from_idle);
+  std::size_t queue(std::size_t arch, const WorkloadOp& op, const std::string* signature, Platform::Start start);
   // An operation's cost as a sum of simulated ops' figures, each `weight`
   // times (a composed run under descriptor overlap subtracts some).
   struct Term {
     std::size_t slot;
     double weight;
   };
-  // The terms of `b` run after `a` (their signatures given), queued if new:
-  // the pair's two ops, less `a` alone.
-  std::vector<Term> after(std::size_t arch, const WorkloadOp& a, const std::string& sa, const WorkloadOp& b,
-                          const std::string& sb);
+  // Descriptor overlap, composed: the op index of `b` run after `a`, which
+  // ran after `before` (an op and its signature; none: from idle), its drain
+  // its own if `end`; queued if new, after the last queued op when that ran
+  // `a` and may be followed, else after `a` queued after `before`.
+  struct Link {
+    const WorkloadOp* op = nullptr;
+    std::string signature;
+  };
+  std::size_t chained(std::size_t arch, const Link& before, const Link& a, const Link& b, bool end);
 
   std::vector<ArchConfig> m_archs;
   bool m_direct;

@@ -144,7 +144,7 @@ std::vector<double> Platform::stat_values() const {
   return v;
 }
 
-void Platform::record(std::size_t i, std::uint64_t compute_cycles) {
+void Platform::record(std::size_t i, std::uint64_t compute_cycles, std::optional<sc_core::sc_time> end) {
   const auto& any = m_ops[i];
   OpReport r;
   if (const auto* op = std::get_if<GemmDescriptor>(&any)) {
@@ -167,11 +167,12 @@ void Platform::record(std::size_t i, std::uint64_t compute_cycles) {
     throw std::runtime_error(fmt::format("{}: {}: {}", m_accel->dma_engine().name(), r.name, e.message()));
   Window& w = m_window;
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  r.cycles = m_clock.to_cycles(now - w.start);
+  const sc_core::sc_time until = end.value_or(now);
+  r.cycles = until > w.start ? m_clock.to_cycles(until - w.start) : 0;
   r.dram_bytes_read = m_dram->bytes_read() - w.read;
   r.dram_bytes_written = m_dram->bytes_written() - w.written;
-  r.seconds = (now - w.start).to_seconds();
-  if (m_timeline) m_timeline->op(r.name, w.start, now);
+  r.seconds = until > w.start ? (until - w.start).to_seconds() : 0.0;
+  if (m_timeline) m_timeline->op(r.name, w.start, std::max(until, w.start));
   Breakdown energy = energy_now();
   for (const auto& [module, j] : energy) {
     r.energy_breakdown_j[module] = j - w.energy[module];
@@ -184,7 +185,6 @@ void Platform::record(std::size_t i, std::uint64_t compute_cycles) {
   const std::uint64_t conflicts = m_accel->bank_conflict_cycles();
   m_op_conflicts.push_back(conflicts - w.conflicts);
   w = Window{now, m_dram->bytes_read(), m_dram->bytes_written(), conflicts, std::move(energy), std::move(stats)};
-  if (m_on_op_done) m_on_op_done();
   m_results.push_back(r);
 }
 
@@ -192,8 +192,7 @@ void Platform::driver() {
   m_window = Window{sc_core::sc_time_stamp(),        m_dram->bytes_read(), m_dram->bytes_written(),
                     m_accel->bank_conflict_cycles(), energy_now(),         stat_values()};
   if (m_config.dma.descriptor_overlap == DescriptorOverlap::next) {
-    overlapped_driver();
-    m_end = sc_core::sc_time_stamp();
+    overlapped_driver();  // sets m_end
     return;
   }
   for (std::size_t i = 0; i < m_ops.size(); ++i) {
@@ -204,6 +203,7 @@ void Platform::driver() {
     else
       cycles = m_accel->execute_vector(std::get<VectorDescriptor>(any));
     record(i, cycles);
+    if (m_on_op_done) m_on_op_done();
   }
   m_end = sc_core::sc_time_stamp();
 }
@@ -240,14 +240,37 @@ void Platform::overlapped_driver() {
   std::vector<bool> ended(steps.size(), false);
   sc_core::sc_event finished;
   WorkerPool::Group running;
+  const bool windows = m_launch_windows;
+  // Step s may start once its predecessor consumed its operands (or
+  // finished) and the one before it finished: at most two in flight.
+  const auto released = [&](std::size_t s) { return done + 1 >= s && (done + 1 > s || dma.consumed()); };
+  const auto wait_released = [&](std::size_t s) {
+    while (!released(s)) sc_core::wait(finished | dma.consumed_event());
+  };
+  const auto wait_drained = [&] {
+    while (m_dram->posted_pending() > 0) sc_core::wait(m_dram->posted_drained());
+  };
   for (std::size_t s = 0; s < steps.size(); ++s) {
     const Step step = steps[s];
+    // The windows of the op before (launch windows) close as an op starts.
+    const bool closes = windows && s > 0 && step.head == 0;
     if (step.head == 0 && m_starts[step.op] == Start::idle) {
+      if (closes) {  // the predecessor's body, then its drain alone
+        wait_released(s);
+        record(steps[s - 1].op, 0);
+      }
       while (done < s) sc_core::wait(finished);
+      if (closes) {
+        const sc_core::sc_time end = sc_core::sc_time_stamp();
+        wait_drained();
+        record(steps[s - 1].op, 0, end);
+      }
     } else {
-      // The predecessor consumed its operands (or finished), and the one
-      // before it finished: at most two in flight.
-      while (done + 1 < s || (done + 1 == s && !dma.consumed())) sc_core::wait(finished | dma.consumed_event());
+      wait_released(s);
+      if (closes) {  // its body; no drain alone
+        record(steps[s - 1].op, 0);
+        record(steps[s - 1].op, 0);
+      }
     }
     // An op's inputs are its predecessor's outputs; the heads of one op are
     // independent of each other.
@@ -258,7 +281,7 @@ void Platform::overlapped_driver() {
     dma.clear_consumed();
     m_workers.start(
         running,
-        [this, step, s, &steps, &done, &ended, &held, &cycles, &finished, &dma] {
+        [this, step, s, windows, &steps, &done, &ended, &held, &cycles, &finished, &dma] {
           if (const auto* g = std::get_if<GemmDescriptor>(&m_ops[step.op])) {
             GemmDescriptor one = *g;
             one.count = 1;
@@ -274,7 +297,10 @@ void Platform::overlapped_driver() {
           // predecessors' outputs. `done` counts the steps ended in order.
           ended[s] = true;
           for (; done < steps.size() && ended[done]; ++done) {
-            if (steps[done].last) record(steps[done].op, cycles[steps[done].op]);
+            if (steps[done].last) {
+              if (!windows) record(steps[done].op, cycles[steps[done].op]);
+              if (m_on_op_done) m_on_op_done();
+            }
             if (held == done + 1) {  // the next op's inputs are written now
               dma.release_held_reads();
               held = steps.size();
@@ -284,7 +310,17 @@ void Platform::overlapped_driver() {
         },
         "op");
   }
+  if (windows && !steps.empty()) {  // the last op's body and drain
+    wait_released(steps.size());
+    record(steps.back().op, 0);
+  }
   running.wait();
+  m_end = sc_core::sc_time_stamp();
+  if (windows && !steps.empty()) {
+    wait_drained();
+    record(steps.back().op, 0, m_end);
+    for (std::size_t i = 0; i < m_ops.size(); ++i) m_results[2 * i].compute_cycles = cycles[i];
+  }
 }
 
 Report Platform::report() const {

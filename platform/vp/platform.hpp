@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -54,7 +55,8 @@ class Platform : public sc_core::sc_module {
 
   // How a queued op starts under dma.descriptor_overlap=next: overlapping
   // its predecessor's drain (as a descriptor queue runs), or from an idle
-  // machine (a composed run's segments). Without overlap every op starts idle.
+  // machine, the DRAM's posted writes drained too (a composed run's chains).
+  // Without overlap every op starts when the one before it ends.
   enum class Start { overlapped, idle };
   // Queues an op (before sc_start). Throws InputError if it cannot run here.
   void add(const GemmDescriptor& op, Start start = Start::overlapped);
@@ -70,6 +72,17 @@ class Platform : public sc_core::sc_module {
   // Called after each operation completes (progress reporting).
   void on_op_done(std::function<void()> f) { m_on_op_done = std::move(f); }
   std::size_t queued_ops() const { return m_ops.size(); }
+  // dma.descriptor_overlap=next (before sc_start): each op reports two
+  // windows instead of one, both from the instants ops start, so that what
+  // follows an op never enters them (a composed run's chains). Op i's body,
+  // report 2i, runs from its start to the instant its successor may start
+  // (its last GEMM consumed its operands and its predecessor finished); its
+  // drain, report 2i+1, from there to its successor's start:
+  // empty when one followed it overlapped, up to its end when none did (its
+  // statistics up to the DRAM's posted writes drained). Its compute cycles
+  // are in its body.
+  void set_launch_windows(bool on) { m_launch_windows = on; }
+  bool launch_windows() const { return m_launch_windows; }
   // Forgets the queued ops (before sc_start): another process simulates them.
   void drop_ops() { m_ops.clear(); }
 
@@ -81,9 +94,10 @@ class Platform : public sc_core::sc_module {
   void overlapped_driver();
   // The DRAM ranges an op (its `head`-th GEMM of `count`) reads as inputs.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> input_ranges(std::size_t op, std::uint64_t head) const;
-  // The report of op `i`, finished now, over the window since the last one
-  // finished (its compute cycles given); the window moves on.
-  void record(std::size_t i, std::uint64_t compute_cycles);
+  // The report of op `i` over the window since the last report (its compute
+  // cycles given), finished now (its time, at `end` if given); the window
+  // moves on.
+  void record(std::size_t i, std::uint64_t compute_cycles, std::optional<sc_core::sc_time> end = std::nullopt);
   struct Window {
     sc_core::sc_time start = sc_core::SC_ZERO_TIME;
     std::uint64_t read = 0, written = 0, conflicts = 0;
@@ -107,6 +121,7 @@ class Platform : public sc_core::sc_module {
   std::unique_ptr<FaultInjector> m_faults;     // fault.*
   std::vector<std::variant<GemmDescriptor, VectorDescriptor>> m_ops;
   std::vector<Start> m_starts;
+  bool m_launch_windows = false;
   Window m_window;
   WorkerPool m_workers;  // overlapped ops
   std::vector<OpReport> m_results;
