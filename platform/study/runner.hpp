@@ -11,10 +11,13 @@
 //
 // Under dma.descriptor_overlap=next an operation's cost also depends on the
 // one before it, whose drain hides the start of its loads. A composed run
-// then also simulates each distinct pair (previous, operation) as a segment
-// from an idle machine, and charges the operation what the pair costs beyond
-// the previous operation alone; an attention op's heads after the first, what
-// a pair of heads costs beyond one.
+// then simulates chains: each distinct pair (previous, operation) once, the
+// operation queued after the last one simulated when that was its
+// predecessor, else after its predecessor run after the op before that.
+// The platform samples each op's windows at the instants ops start
+// (Platform::set_launch_windows), so nothing of a successor enters them;
+// an operation costs its pair's body, the workload's last one also its
+// drain. An attention op runs all its heads (docs/CONVENTIONS.md).
 #include <cstdint>
 #include <map>
 #include <memory>
