@@ -268,20 +268,14 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
     m_rank_due[r] = m_rank[r].refresh_due <= now;
     any_due = any_due || m_rank_due[r];
   }
-  const auto better = [](const Candidate& x, const Candidate& y) {
-    // Soonest first; at equal times a row hit first; then the oldest.
-    if (x.time != y.time) return x.time < y.time;
-    if (is_column(x.cmd) != is_column(y.cmd)) return is_column(x.cmd);
-    return x.seq < y.seq;
-  };
-  Candidate c;
-  bool have = false;
-  const auto consider = [&](const Candidate& k) {
-    if (!have || better(k, c)) {
-      c = k;
-      have = true;
-    }
-  };
+  // The best request so far, as its bank and sort keys: soonest first; at
+  // equal times a row hit (column command) first; then the oldest.
+  constexpr std::uint32_t no_bank = std::numeric_limits<std::uint32_t>::max();
+  std::uint32_t best = no_bank;
+  Time best_time = never;
+  bool best_column = false;
+  std::uint64_t best_seq = 0;
+  DramCommand best_cmd = DramCommand::act;
   const std::uint32_t banks_per_rank = m_bank_groups * m_banks_per_group;
   // The rank and channel terms of the banks' ready times, once per choice
   // and rank's bank group.
@@ -292,45 +286,56 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
     m_col_floor_at.assign(m_act_floor.size(), 0);
   }
   ++m_choice;
-  const auto act_at = [this](std::uint32_t rank, std::uint32_t bg) {
-    const std::size_t i = rank * m_bank_groups + bg;
-    if (m_act_floor_at[i] != m_choice) {
-      m_act_floor[i] = act_floor(rank, bg);
-      m_act_floor_at[i] = m_choice;
-    }
-    return m_act_floor[i];
-  };
-  const auto col_at = [this](std::uint32_t rank, std::uint32_t bg) {
-    const std::size_t i = rank * m_bank_groups + bg;
-    if (m_col_floor_at[i] != m_choice) {
-      m_col_floor[i] = col_floor(m_write_mode, rank, bg);
-      m_col_floor_at[i] = m_choice;
-    }
-    return m_col_floor[i];
-  };
+  const DramCommand column_cmd = m_write_mode ? DramCommand::wr : DramCommand::rd;
   for (const std::uint32_t bi : q.active()) {
-    const std::deque<Request>& requests = q.bank(bi);
-    const Request& first = requests.front();
+    const Request& first = q.bank(bi).front();
     if (any_due && m_rank_due[first.rank] &&
         (!m_per_bank_refresh || bi % banks_per_rank == m_rank[first.rank].ref_bank))
       continue;
     const Bank& b = m_banks[bi];
+    const std::size_t group = static_cast<std::size_t>(first.rank) * m_bank_groups + first.bank_group;
     // Per bank only the oldest hit, or else the oldest request, can win: a
     // younger one of the same kind needs the same command at the same time.
+    Time t;
+    DramCommand cmd;
+    std::uint64_t seq = first.seq;
     if (b.open_row < 0) {  // closed: the oldest request activates its row
-      consider(Candidate{std::max({b.next_act, act_at(first.rank, first.bank_group), now}), DramCommand::act, first.seq,
-                         false, first.rank, first.bank_group, first.bank_in_group, bi});
-      continue;
+      if (m_act_floor_at[group] != m_choice) {
+        m_act_floor[group] = act_floor(first.rank, first.bank_group);
+        m_act_floor_at[group] = m_choice;
+      }
+      t = std::max({b.next_act, m_act_floor[group], now});
+      cmd = DramCommand::act;
+    } else {
+      // Every request of a bank has its rank and groups, and the queue's kind.
+      const Hit& hit = m_hit[m_write_mode][bi].valid ? m_hit[m_write_mode][bi] : oldest_hit(m_write_mode, bi);
+      if (hit.found) {
+        if (m_col_floor_at[group] != m_choice) {
+          m_col_floor[group] = col_floor(m_write_mode, first.rank, first.bank_group);
+          m_col_floor_at[group] = m_choice;
+        }
+        t = std::max({b.next_col, m_col_floor[group], now});
+        cmd = column_cmd;
+        seq = hit.seq;
+      } else {  // no request hits the open row (one that does keeps it open)
+        t = std::max({b.next_pre, m_next_cmd, now});
+        cmd = DramCommand::pre;
+      }
     }
-    // Every request of a bank has its rank and groups, and the queue's kind.
-    const Hit& hit = oldest_hit(m_write_mode, bi);
-    if (hit.found)
-      consider(Candidate{std::max({b.next_col, col_at(first.rank, first.bank_group), now}),
-                         m_write_mode ? DramCommand::wr : DramCommand::rd, hit.seq, false, first.rank, first.bank_group,
-                         first.bank_in_group, bi});
-    else  // no request hits the open row (one that does keeps it open)
-      consider(Candidate{std::max({b.next_pre, m_next_cmd, now}), DramCommand::pre, first.seq, false, first.rank,
-                         first.bank_group, first.bank_in_group, bi});
+    const bool column = cmd == column_cmd;
+    if (best == no_bank || t < best_time || (t == best_time && (column != best_column ? column : seq < best_seq))) {
+      best = bi;
+      best_time = t;
+      best_column = column;
+      best_seq = seq;
+      best_cmd = cmd;
+    }
+  }
+  const bool have = best != no_bank;
+  Candidate c;
+  if (have) {
+    const Request& first = q.bank(best).front();
+    c = Candidate{best_time, best_cmd, best_seq, false, first.rank, first.bank_group, first.bank_in_group, best};
   }
   // A due refresh goes first unless a request can issue sooner.
   if (any_due) {

@@ -15,6 +15,14 @@ DramController::DramController(const sc_core::sc_module_name& name, const DramCo
       m_channels(static_cast<std::size_t>(config.channels), DramChannel(config)),
       m_next(static_cast<std::size_t>(config.channels), DramChannel::never),
       m_per_channel(static_cast<std::size_t>(config.channels)) {
+  // Exact both ways when tCK is whole picoseconds and the kernel's unit
+  // divides a picosecond: every product below is an integer under 2^53.
+  const double per_tck = m_config.tck_ps * m_ps_to_value;
+  if (m_config.tck_ps >= 1 && m_config.tck_ps == std::floor(m_config.tck_ps) && m_ps_to_value >= 1 &&
+      m_ps_to_value == std::floor(m_ps_to_value) && per_tck < 9.0e15) {
+    m_tck_value = static_cast<std::int64_t>(per_tck);
+    m_tck_exact_below = static_cast<DramChannel::Time>(9.0e15 / per_tck);  // below 2^53
+  }
   m_stat_act = m_stats.add("act", "commands", "row activations");
   m_stat_pre = m_stats.add("pre", "commands", "precharges (including auto-precharge)");
   m_stat_rd = m_stats.add("rd", "commands", "read bursts");
@@ -40,11 +48,17 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
   const std::uint64_t first = trans.get_address() / m_burst_bytes;
   const std::uint64_t last = (trans.get_address() + trans.get_data_length() - 1) / m_burst_bytes;
   const bool write = trans.is_write();
-  std::fill(m_per_channel.begin(), m_per_channel.end(), 0);
-  m_decoded.clear();
-  for (std::uint64_t b = first; b <= last; ++b) {
-    m_decoded.push_back(m_mapper.decode(b * m_burst_bytes));
-    ++m_per_channel[m_decoded.back().channel];
+  // A request refused for lack of room comes back unchanged: its bursts are
+  // decoded once.
+  if (m_decoded_for != &trans || m_decoded_first != first || m_decoded.size() != last - first + 1) {
+    std::fill(m_per_channel.begin(), m_per_channel.end(), 0);
+    m_decoded.clear();
+    for (std::uint64_t b = first; b <= last; ++b) {
+      m_decoded.push_back(m_mapper.decode(b * m_burst_bytes));
+      ++m_per_channel[m_decoded.back().channel];
+    }
+    m_decoded_for = &trans;
+    m_decoded_first = first;
   }
   // All of a request's bursts must fit; one larger than a whole queue is taken
   // when that queue is empty, so that no request size can hang the controller.
@@ -58,6 +72,7 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
     tag = m_free_tags.back();
     m_free_tags.pop_back();
   }
+  m_decoded_for = nullptr;  // taken: the next request is decoded afresh
   m_in_flight[tag] = InFlight{&trans, static_cast<std::uint32_t>(last - first + 1), 0};
   const DramChannel::Time now = now_tck();
   DramChannel::Time wake = DramChannel::never;
@@ -68,7 +83,7 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
     wake = std::min(wake, m_next[a.channel]);
   }
   // An earlier notification replaces a later one; a later one is dropped.
-  m_wake.notify(at_tck(wake) - sc_core::sc_time_stamp());
+  wake_at(at_tck(wake));
   if (write && m_config.posted_writes) {  // answered now; its bursts drain later
     complete(trans, sc_core::sc_time_stamp());
     m_in_flight[tag].trans = nullptr;
@@ -77,7 +92,17 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
   return true;
 }
 
+void DramController::wake_at(const sc_core::sc_time& at) {
+  // Only a notification still in the future is surely pending (one due now
+  // may have fired already); notifying again is always allowed.
+  if (m_wake_pending && m_wake_at <= at && m_wake_at > sc_core::sc_time_stamp()) return;
+  m_wake_pending = true;
+  m_wake_at = at;
+  m_wake.notify(at - sc_core::sc_time_stamp());
+}
+
 void DramController::schedule() {
+  m_wake_pending = false;  // the notification has fired
   const DramChannel::Time now = now_tck();
   DramChannel::Time next = DramChannel::never;
   bool freed = false;
@@ -102,7 +127,7 @@ void DramController::schedule() {
     }
     next = std::min(next, m_next[c]);
   }
-  if (next != DramChannel::never) m_wake.notify(at_tck(next) - sc_core::sc_time_stamp());
+  if (next != DramChannel::never) wake_at(at_tck(next));
   if (freed) retry_held();
 }
 

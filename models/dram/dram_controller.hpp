@@ -53,10 +53,17 @@ class DramController : public DramTarget {
   DramChannel::Time tck_of(const sc_core::sc_time& t) const;
   DramChannel::Time now_tck() const;
   // Kernel time of tCK `t` (the kernel's resolution is 1 ps).
+  // An integral number of kernel units per tCK (every preset's, at the
+  // kernel's 1 ps) gives the same value without the rounding.
   sc_core::sc_time at_tck(DramChannel::Time t) const {
+    if (m_tck_value > 0 && t >= 0 && t < m_tck_exact_below)
+      return sc_core::sc_time::from_value(static_cast<sc_core::sc_time::value_type>(t * m_tck_value));
     return sc_core::sc_time::from_value(static_cast<sc_core::sc_time::value_type>(
         std::llround(static_cast<double>(t) * m_config.tck_ps * m_ps_to_value)));
   }
+  // Notifies m_wake at absolute time `at` unless a notification no later is
+  // pending (which the kernel would keep anyway).
+  void wake_at(const sc_core::sc_time& at);
 
   struct InFlight {
     tlm::tlm_generic_payload* trans = nullptr;
@@ -65,17 +72,23 @@ class DramController : public DramTarget {
   };
 
   const DramConfig m_config;
-  const CommandEnergy m_energy;  // command_energy(m_config), once
-  const double m_ps_to_value;    // kernel time units per picosecond
+  const CommandEnergy m_energy;             // command_energy(m_config), once
+  const double m_ps_to_value;               // kernel time units per picosecond
+  std::int64_t m_tck_value = 0;             // kernel units per tCK when integral, else 0
+  DramChannel::Time m_tck_exact_below = 0;  // tCK counts whose product stays exact in a double
   const AddressMapper m_mapper;
   const std::uint64_t m_burst_bytes;
   std::vector<DramChannel> m_channels;
   std::vector<DramChannel::Time> m_next;  // per channel: when to step it
   std::vector<InFlight> m_in_flight;      // indexed by tag
   std::vector<std::uint32_t> m_free_tags;
-  std::vector<std::uint32_t> m_per_channel;  // scratch: bursts per channel of one request
-  std::vector<DramAddress> m_decoded;        // scratch: its bursts' addresses
+  std::vector<std::uint32_t> m_per_channel;                 // scratch: bursts per channel of one request
+  std::vector<DramAddress> m_decoded;                       // scratch: its bursts' addresses
+  const tlm::tlm_generic_payload* m_decoded_for = nullptr;  // the request m_decoded holds, if refused
+  std::uint64_t m_decoded_first = 0;                        // and its first burst
   sc_core::sc_event m_wake;
+  bool m_wake_pending = false;  // m_wake has a notification at m_wake_at
+  sc_core::sc_time m_wake_at;
   std::uint64_t m_posted = 0;  // posted writes answered, bursts still queued
   std::size_t m_stat_act, m_stat_pre, m_stat_rd, m_stat_wr, m_stat_ref, m_stat_busy, m_stat_down, m_stat_exits;
 };

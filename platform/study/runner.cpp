@@ -179,19 +179,20 @@ void Runner::run_all(const std::vector<Runner*>& runners, bool quiet, unsigned j
   for (Runner* r : runners)
     for (const auto& p : r->m_platforms) all.push_back(p.get());
   jobs = std::max(1u, std::min(jobs, static_cast<unsigned>(all.size())));
-  // Which process simulates each platform: the most ops first, each to the
-  // least loaded process.
+  // Which process simulates each platform: the costliest first (by the
+  // platforms' estimates), each to the least loaded process.
   std::vector<unsigned> owner(all.size(), 0);
   {
+    std::vector<double> cost(all.size());
+    for (std::size_t i = 0; i < all.size(); ++i) cost[i] = all[i]->queued_cost();
     std::vector<std::size_t> order(all.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return all[a]->queued_ops() > all[b]->queued_ops(); });
-    std::vector<std::uint64_t> load(jobs, 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
+    std::vector<double> load(jobs, 0);
     for (const std::size_t i : order) {
       const auto g = static_cast<unsigned>(std::min_element(load.begin(), load.end()) - load.begin());
       owner[i] = g;
-      load[g] += all[i]->queued_ops() + 1;
+      load[g] += cost[i] + 1;
     }
   }
   struct Child {

@@ -53,6 +53,27 @@ Platform::Platform(const sc_core::sc_module_name& name, const ArchConfig& config
   SC_THREAD(driver);
 }
 
+double Platform::queued_cost() const {
+  // Measured on LLaMA-2-7B decode steps run directly: per byte, the ideal
+  // pipe takes about a fifteenth of LPDDR5's wall time; an op's set-up is
+  // worth about 256 KiB of bursts (docs/PERFORMANCE.md).
+  const double per_byte = m_config.dram.kind == DramKind::timed ? 1.0 : 1.0 / 15, per_op = 256.0 * 1024;
+  double cost = 0;
+  for (const auto& op : m_ops) {
+    double bytes = 0, count = 1;
+    if (const auto* g = std::get_if<GemmDescriptor>(&op)) {
+      const OperandBytes b = m_accel->operand_bytes(g->m, g->n, g->k);
+      bytes = static_cast<double>(b.activations + b.weights + b.codebooks + b.outputs);
+      count = static_cast<double>(g->count);
+    } else {
+      const auto& v = std::get<VectorDescriptor>(op);
+      bytes = static_cast<double>(v.rows * v.cols) * 2.0 * (vector_op_binary(v.op) ? 3 : 2);  // FP16 in and out
+    }
+    cost += count * (bytes * per_byte + per_op);
+  }
+  return cost;
+}
+
 void Platform::add(const GemmDescriptor& op, Start start) {
   m_accel->check(op);
   m_ops.emplace_back(op);

@@ -72,6 +72,11 @@ class Platform : public sc_core::sc_module {
   // Called after each operation completes (progress reporting).
   void on_op_done(std::function<void()> f) { m_on_op_done = std::move(f); }
   std::size_t queued_ops() const { return m_ops.size(); }
+  // A rough figure of what simulating the queued ops costs in wall time, for
+  // sharing platforms out among processes: the DRAM bytes they move, weighted
+  // by the memory model (a timed controller steps every device burst, the
+  // ideal pipe times a transfer at once), plus a fixed share per op.
+  double queued_cost() const;
   // dma.descriptor_overlap=next (before sc_start): each op reports two
   // windows instead of one, both from the instants ops start, so that what
   // follows an op never enters them (a composed run's chains). Op i's body,
