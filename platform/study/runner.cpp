@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <numeric>
 #include <optional>
 
@@ -178,57 +179,61 @@ void Runner::run_all(const std::vector<Runner*>& runners, bool quiet, unsigned j
   std::vector<Platform*> all;
   for (Runner* r : runners)
     for (const auto& p : r->m_platforms) all.push_back(p.get());
-  jobs = std::max(1u, std::min(jobs, static_cast<unsigned>(all.size())));
-  // Which process simulates each platform: the costliest first (by the
-  // platforms' estimates), each to the least loaded process.
-  std::vector<unsigned> owner(all.size(), 0);
-  {
+  std::vector<Report> reports(all.size());
+  std::uint64_t total = 0;
+  bool timelines = false;
+  for (const Platform* p : all) {
+    total += p->queued_ops();
+    timelines = timelines || p->timeline();
+  }
+  if (all.size() <= 1 || timelines) {
+    // In this process, one kernel: a single platform, or timelines, which
+    // stay in the memory of the process that records them.
+    Progress progress("simulating", total, quiet);
+    for (Platform* p : all) p->on_op_done([&progress] { progress.step(); });
+    sc_core::sc_start();
+    progress.finish();
+    for (std::size_t i = 0; i < all.size(); ++i) reports[i] = all[i]->report();
+  } else {
+    // Each platform alone in a process forked after elaboration, `jobs` at a
+    // time, the costliest (by its estimate) first. Alone, a platform's figures
+    // do not depend on which others a command runs beside it: two platforms in
+    // one kernel share its queue of timed events, whose order at equal times
+    // follows everything in it.
+    jobs = std::max(1u, std::min(jobs, static_cast<unsigned>(all.size())));
     std::vector<double> cost(all.size());
     for (std::size_t i = 0; i < all.size(); ++i) cost[i] = all[i]->queued_cost();
     std::vector<std::size_t> order(all.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
-    std::vector<double> load(jobs, 0);
-    for (const std::size_t i : order) {
-      const auto g = static_cast<unsigned>(std::min_element(load.begin(), load.end()) - load.begin());
-      owner[i] = g;
-      load[g] += cost[i] + 1;
-    }
-  }
-  struct Child {
-    pid_t pid;
-    std::string path;
-  };
-  std::vector<Child> children;
-  const auto simulate_share = [&](unsigned g, bool show_progress) {
-    std::uint64_t total = 0;
-    for (std::size_t i = 0; i < all.size(); ++i) {
-      if (owner[i] != g) all[i]->drop_ops();
-      total += all[i]->queued_ops();
-    }
-    Progress progress(jobs > 1 ? fmt::format("simulating ({} processes)", jobs) : std::string("simulating"), total,
-                      !show_progress);
-    for (Platform* p : all) p->on_op_done([&progress] { progress.step(); });
-    sc_core::sc_start();
-    progress.finish();
-  };
-  if (jobs > 1) {
-    std::cout.flush();
-    std::fflush(nullptr);
-    for (unsigned g = 1; g < jobs; ++g) {
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return cost[x] > cost[y]; });
+    struct Child {
+      std::size_t platform;
+      std::string path;
+    };
+    std::map<pid_t, Child> running;
+    std::optional<std::string> failure;
+    bool input_failure = false;
+    Progress progress(fmt::format("simulating ({} at a time, one process each)", jobs), total, quiet);
+    const auto start = [&](std::size_t i) {
       std::string path = (std::filesystem::temp_directory_path() / "eva-sim-share-XXXXXX").string();
       const int fd = ::mkstemp(path.data());
       if (fd < 0) throw std::runtime_error("run: cannot create a temporary file");
       ::close(fd);
+      std::cout.flush();
+      std::fflush(nullptr);
       const pid_t pid = ::fork();
-      if (pid < 0) throw std::runtime_error("run: cannot fork");
-      if (pid == 0) {  // a share of the platforms; reports go back through the file
+      if (pid < 0) {
+        std::remove(path.c_str());
+        throw std::runtime_error("run: cannot fork");
+      }
+      if (pid == 0) {  // platform i alone; its report goes back through the file
         nlohmann::json out;
         int code = 0;
         try {
-          simulate_share(g, false);
-          for (std::size_t i = 0; i < all.size(); ++i)
-            if (owner[i] == g) out["reports"][std::to_string(i)] = report_state(all[i]->report());
+          for (std::size_t k = 0; k < all.size(); ++k)
+            if (k != i) all[k]->drop_ops();
+          sc_core::sc_start();
+          out["report"] = report_state(all[i]->report());
         } catch (const InputError& e) {
           out = {{"error", e.what()}, {"input", true}};
           code = 2;
@@ -239,40 +244,46 @@ void Runner::run_all(const std::vector<Runner*>& runners, bool quiet, unsigned j
         std::ofstream(path) << out.dump();
         std::_Exit(code);
       }
-      children.push_back({pid, path});
+      running.emplace(pid, Child{i, std::move(path)});
+    };
+    std::size_t next = 0;
+    try {
+      while (next < order.size() || !running.empty()) {
+        while (!failure && running.size() < jobs && next < order.size()) start(order[next++]);
+        if (running.empty()) break;
+        const auto [pid, status] = wait_process();
+        const auto it = running.find(pid);
+        if (it == running.end()) continue;
+        const Child c = it->second;
+        running.erase(it);
+        std::ifstream in(c.path);
+        const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+        in.close();
+        std::remove(c.path.c_str());
+        if (j.is_discarded() || j.contains("error") || status != 0) {
+          if (!failure) {
+            failure = j.is_object() && j.contains("error")
+                          ? j["error"].get<std::string>()
+                          : fmt::format("a simulating process ended with status {}", status);
+            input_failure = j.is_object() && j.value("input", false);
+          }
+          continue;
+        }
+        reports[c.platform] = report_from_state(j["report"]);
+        progress.step(all[c.platform]->queued_ops());
+      }
+    } catch (...) {
+      for (const auto& [pid, c] : running) {
+        wait_process(pid);
+        std::remove(c.path.c_str());
+      }
+      throw;
     }
-  }
-  std::vector<Report> reports(all.size());
-  std::optional<std::string> failure;
-  bool input_failure = false;
-  try {
-    simulate_share(0, !quiet);
-    for (std::size_t i = 0; i < all.size(); ++i)
-      if (owner[i] == 0) reports[i] = all[i]->report();
-  } catch (...) {
-    for (const Child& c : children) {
-      wait_process(c.pid);
-      std::remove(c.path.c_str());
+    progress.finish();
+    if (failure) {
+      if (input_failure) throw InputError(*failure);
+      throw std::runtime_error(*failure);
     }
-    throw;
-  }
-  for (const Child& c : children) {
-    const int status = wait_process(c.pid).second;
-    std::ifstream in(c.path);
-    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    std::remove(c.path.c_str());
-    if (!failure && (j.is_discarded() || j.contains("error") || status != 0)) {
-      failure = j.is_object() && j.contains("error") ? j["error"].get<std::string>()
-                                                     : fmt::format("a simulating process ended with status {}", status);
-      input_failure = j.is_object() && j.value("input", false);
-      continue;
-    }
-    if (!failure)
-      for (const auto& [index, state] : j["reports"].items()) reports[std::stoul(index)] = report_from_state(state);
-  }
-  if (failure) {
-    if (input_failure) throw InputError(*failure);
-    throw std::runtime_error(*failure);
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   std::size_t i = 0;

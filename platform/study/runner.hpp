@@ -41,11 +41,12 @@ class Runner {
   // Queues what `w` needs (before run()). Throws InputError if an operation
   // cannot run on an architecture. Returns the workload's handle.
   std::size_t add(const Workload& w);
-  // Simulates everything queued, with a progress bar unless `quiet`: the
-  // kernel runs every platform of every runner built so far. With `jobs` > 1
-  // the platforms are shared out among that many processes (this one and
-  // forked copies of it, each simulating its share after elaboration); the
-  // results are the same, as platforms never interact.
+  // Simulates everything queued, with a progress bar unless `quiet`: every
+  // platform of every runner built so far. Each platform runs alone in a
+  // copy of this process forked after elaboration, `jobs` of them at a time,
+  // the costliest first (Platform::queued_cost), so its figures are the same
+  // whatever runs beside it and whatever `jobs` is. A single platform, or
+  // platforms recording timelines, run here in one kernel.
   void run(bool quiet = true, unsigned jobs = 1) { run_all({this}, quiet, jobs); }
   static void run_all(const std::vector<Runner*>& runners, bool quiet, unsigned jobs = 1);
   // The report of workload `w` (a handle from add) on architecture `arch`.
