@@ -117,7 +117,7 @@ void check_output(const std::optional<std::string>& path, const char* option) {
 
 void add_jobs_option(po::options_description& d) {
   d.add_options()("jobs,j", po::value<std::string>(),
-                  "processes that share the architectures' simulations (default: the cores)");
+                  "architectures simulated at once, each in its own process (default: the cores)");
 }
 
 unsigned jobs_from(const po::variables_map& vm) {
