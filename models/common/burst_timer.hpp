@@ -19,9 +19,11 @@ class BurstTimer {
   // memory would refuse goes through the socket, for its error response).
   virtual bool burst_timer_covers(std::uint64_t addr, std::uint64_t bytes) const = 0;
   // A burst of `bytes` at `addr` arriving at `arrival` (>= every earlier
-  // arrival): when its data has moved (its response).
-  virtual sc_core::sc_time time_burst(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes,
-                                      const sc_core::sc_time& arrival) = 0;
+  // arrival): when its data has moved (its response). Times are kernel time
+  // values (sc_time::value()), so that a DMA's loop converts nothing per
+  // burst.
+  using Value = sc_core::sc_time::value_type;
+  virtual Value time_burst(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes, Value arrival) = 0;
   // Counts `requests` bursts of `bytes` in all, as if each had come through
   // the socket.
   virtual void count_bursts(tlm::tlm_command cmd, std::uint64_t requests, std::uint64_t bytes) = 0;

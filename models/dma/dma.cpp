@@ -46,7 +46,7 @@ void Dma::set_exclusive_timer(BurstTimer* timer) {
   m_timer = timer;
   m_slot_free.reset(static_cast<std::size_t>(m_config.max_outstanding));
   if (timer)
-    for (int i = 0; i < m_config.max_outstanding; ++i) m_slot_free.insert(sc_core::SC_ZERO_TIME);
+    for (int i = 0; i < m_config.max_outstanding; ++i) m_slot_free.insert(0);
 }
 
 Dma::~Dma() {
@@ -164,8 +164,8 @@ bool Dma::can_time_now(const Job& job) const {
   return m_timer->burst_timer_covers(job.addr, span);
 }
 
-sc_core::sc_time Dma::take_slot_time() {
-  const sc_core::sc_time t = m_slot_free.front();
+BurstTimer::Value Dma::take_slot_time() {
+  const BurstTimer::Value t = m_slot_free.front();
   m_slot_free.pop_front();
   return t;
 }
@@ -176,22 +176,23 @@ sc_core::sc_time Dma::take_slot_time() {
 void Dma::time_now(Job& job) {
   const auto burst = static_cast<std::uint64_t>(m_config.burst_bytes);
   const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const BurstTimer::Value now_v = now.value();  // the loop keeps kernel time values
   const bool load = job.end == End::sram && job.cmd == tlm::TLM_READ_COMMAND;
   const bool store = job.end == End::sram && job.cmd == tlm::TLM_WRITE_COMMAND;
   if (load) account_timing_load(job);
   const sc_core::sc_time tail = load ? job.state->sram_tail : sc_core::SC_ZERO_TIME;
   const std::size_t bytes_stat = job.cmd == tlm::TLM_READ_COMMAND ? m_bytes_read : m_bytes_written;
-  sc_core::sc_time response = sc_core::SC_ZERO_TIME;
+  BurstTimer::Value response = 0;
   for (std::uint64_t row = 0; row < job.rows; ++row)
     for (std::uint64_t col = 0; col < job.row_bytes; col += burst) {
       const std::uint64_t len = std::min(burst, job.row_bytes - col);
-      sc_core::sc_time at = std::max({now, m_last_send, take_slot_time()});
+      BurstTimer::Value at = std::max({now_v, m_last_send, take_slot_time()});
       if (store) {
         const std::uint64_t offset = row * job.row_bytes + col;
-        at += sram_access(tlm::TLM_READ_COMMAND, job.sram + offset, m_scratch.data(), len, true);
+        at += sram_access(tlm::TLM_READ_COMMAND, job.sram + offset, m_scratch.data(), len, true).value();
       }
       m_last_send = at;
-      const sc_core::sc_time r = m_timer->time_burst(job.cmd, job.addr + row * job.stride + col, len, at);
+      const BurstTimer::Value r = m_timer->time_burst(job.cmd, job.addr + row * job.stride + col, len, at);
       m_slot_free.insert(r);
       response = std::max(response, r);
     }
@@ -201,8 +202,9 @@ void Dma::time_now(Job& job) {
   m_stats.inc(bytes_stat, static_cast<double>(job.rows * job.row_bytes));
   m_timer->count_bursts(job.cmd, bursts, job.rows * job.row_bytes);
   job.state->sram_tail = tail;
-  m_timed.push(Timed{response, m_timed_seq++, job.state});
-  m_timed_due.notify(response - now);  // an earlier notification replaces a later one
+  const sc_core::sc_time end = sc_core::sc_time::from_value(response);
+  m_timed.push(Timed{end, m_timed_seq++, job.state});
+  m_timed_due.notify(end - now);  // an earlier notification replaces a later one
   ++m_exclusive_transfers;
 }
 
@@ -276,7 +278,8 @@ void Dma::issue_thread() {
       continue;
     }
     if (m_timer) {  // the slot timed bursts free first, once the thread is past what they sent
-      const sc_core::sc_time now = sc_core::sc_time_stamp(), at = std::max(m_last_send, m_slot_free.front());
+      const sc_core::sc_time now = sc_core::sc_time_stamp();
+      const sc_core::sc_time at = sc_core::sc_time::from_value(std::max(m_last_send, m_slot_free.front()));
       if (at > now) {
         wait(at - now, m_wakeup);
         continue;
@@ -337,7 +340,7 @@ void Dma::issue_thread() {
 
 void Dma::send(Slot& slot) {
   tlm::tlm_generic_payload& trans = slot;
-  m_last_send = sc_core::sc_time_stamp();
+  m_last_send = sc_core::sc_time_stamp().value();
   trans.acquire();
   slot.pending = true;
   if (m_timeout != sc_core::SC_ZERO_TIME) {
@@ -482,7 +485,7 @@ void Dma::retire(Slot& slot, const sc_core::sc_time& done) {
 void Dma::give_back(Slot& slot) {
   m_free.push_back(&slot);
   if (m_timer) {
-    m_slot_free.insert(sc_core::sc_time_stamp());
+    m_slot_free.insert(sc_core::sc_time_stamp().value());
     --m_socket_slots;
   }
   m_wakeup.notify(sc_core::SC_ZERO_TIME);

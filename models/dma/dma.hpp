@@ -212,8 +212,8 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   bool can_time_now(const Job& job) const;
   void time_now(Job& job);
   void exclusive_done();  // SC_METHOD: transfers timed by time_now() that are over
-  // The slot that frees first, when it does, taken; and one given back.
-  sc_core::sc_time take_slot_time();
+  // The slot that frees first, when it does (a kernel time value), taken.
+  BurstTimer::Value take_slot_time();
   void issue_thread();
   void account_timing_load(Job& job);
   void send(Slot& slot);
@@ -263,17 +263,17 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   class SortedTimes {
    public:
     void reset(std::size_t capacity) {
-      m_ring.assign(capacity, sc_core::SC_ZERO_TIME);
+      m_ring.assign(capacity, 0);
       m_head = 0;
       m_size = 0;
     }
     bool empty() const { return m_size == 0; }
-    const sc_core::sc_time& front() const { return m_ring[m_head]; }
+    BurstTimer::Value front() const { return m_ring[m_head]; }
     void pop_front() {
       m_head = next(m_head);
       --m_size;
     }
-    void insert(const sc_core::sc_time& t) {
+    void insert(BurstTimer::Value t) {
       std::size_t at = m_head + m_size;
       if (at >= m_ring.size()) at -= m_ring.size();
       ++m_size;
@@ -288,11 +288,11 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
 
    private:
     std::size_t next(std::size_t i) const { return i + 1 == m_ring.size() ? 0 : i + 1; }
-    std::vector<sc_core::sc_time> m_ring;
+    std::vector<BurstTimer::Value> m_ring;
     std::size_t m_head = 0, m_size = 0;
   };
   SortedTimes m_slot_free;
-  sc_core::sc_time m_last_send = sc_core::SC_ZERO_TIME;
+  BurstTimer::Value m_last_send = 0;  // a kernel time value
   std::size_t m_socket_slots = 0;
   struct Timed {
     sc_core::sc_time response;  // the last burst's response: when the transfer is over as on the socket

@@ -5,6 +5,7 @@
 // concurrent initiators share the bandwidth. The EVA paper's memory model.
 #include <systemc>
 
+#include "common/kernel_time.hpp"
 #include "dram/bandwidth_pipe.hpp"
 #include "dram/dram_config.hpp"
 #include "dram/dram_target.hpp"
@@ -28,9 +29,9 @@ class IdealDram : public DramTarget, public BurstTimer {
   sc_core::sc_time access_latency() const override { return sc_core::sc_time(m_config.latency_ns, sc_core::SC_NS); }
   BurstTimer* burst_timer() override { return this; }
   bool burst_timer_covers(std::uint64_t addr, std::uint64_t bytes) const override { return in_range(addr, bytes); }
-  sc_core::sc_time time_burst(tlm::tlm_command, std::uint64_t /*addr*/, std::uint64_t bytes,
-                              const sc_core::sc_time& arrival) override {
-    return done_at(arrival, bytes);
+  Value time_burst(tlm::tlm_command, std::uint64_t /*addr*/, std::uint64_t bytes, Value arrival) override {
+    if (KernelTime::exact()) return KernelTime::from_ps(m_pipe.transfer(KernelTime::to_ps(arrival), bytes));
+    return done_at(sc_core::sc_time::from_value(arrival), bytes).value();
   }
   void count_bursts(tlm::tlm_command cmd, std::uint64_t requests, std::uint64_t bytes) override {
     count(cmd == tlm::TLM_WRITE_COMMAND, bytes, requests);

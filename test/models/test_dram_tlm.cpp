@@ -1,10 +1,13 @@
 // The DRAM models through TLM: the traffic generator (AT) against each preset,
 // blocking access through the controller's timing, and the DMA against the
 // controller. One simulation per test case.
+#include <random>
+
 #include <catch2/catch.hpp>
 
 #include "arch_for_test.hpp"
 #include "checker/protocol_checker.hpp"
+#include "common/kernel_time.hpp"
 #include "config/load_arch.hpp"
 #include "dma/dma.hpp"
 #include "dram/dram_controller.hpp"
@@ -250,4 +253,18 @@ TEST_CASE("Posted writes: the controller answers a write once queued, and its bu
   CHECK(back == data);
   CHECK(dram_posts.counts().wr == data.size() / 64);  // every burst written all the same
   CHECK(dram_waits.counts().wr == dram_posts.counts().wr);
+}
+
+TEST_CASE("KernelTime's inline conversions equal the kernel's sc_time functions") {
+  REQUIRE(KernelTime::exact());  // the kernel's default 1 ps resolution
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<std::uint64_t> values(0, (std::uint64_t{1} << 52) - 1);
+  std::uniform_real_distribution<double> fraction(0.0, 1.0);
+  for (int i = 0; i < 100000; ++i) {
+    const KernelTime::Value v = i < 1000 ? static_cast<KernelTime::Value>(i) : values(rng);
+    const double ps = sc_core::sc_time::from_value(v).to_seconds() * 1e12;
+    REQUIRE(KernelTime::to_ps(v) == ps);
+    const double x = ps + fraction(rng) * 1000.0;  // what a pipe returns: any ps, not whole
+    REQUIRE(KernelTime::from_ps(x) == sc_core::sc_time(x, sc_core::SC_PS).value());
+  }
 }
