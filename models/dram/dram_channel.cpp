@@ -28,7 +28,11 @@ DramChannel::DramChannel(const DramConfig& config, bool use_cache)
       m_reads(m_banks.size()),
       m_writes(m_banks.size()),
       m_rank_due(m_ranks, 0),
-      m_hit{std::vector<Hit>(m_banks.size()), std::vector<Hit>(m_banks.size())} {
+      m_hit{std::vector<Hit>(m_banks.size()), std::vector<Hit>(m_banks.size())},
+      m_act_floor(static_cast<std::size_t>(m_ranks) * m_bank_groups),
+      m_act_floor_at(m_act_floor.size(), 0),
+      m_group_of(m_banks.size()) {
+  for (std::size_t b = 0; b < m_banks.size(); ++b) m_group_of[b] = static_cast<std::uint32_t>(b / m_banks_per_group);
   for (auto& r : m_rank) {
     r.last_act_bg.assign(m_bank_groups, -(1 << 30));
     r.refresh_due = m_refi;
@@ -277,49 +281,58 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
   std::uint64_t best_seq = 0;
   DramCommand best_cmd = DramCommand::act;
   const std::uint32_t banks_per_rank = m_bank_groups * m_banks_per_group;
-  // The rank and channel terms of the banks' ready times, once per choice
-  // and rank's bank group.
-  if (m_act_floor.empty()) {
-    m_act_floor.resize(static_cast<std::size_t>(m_ranks) * m_bank_groups);
-    m_col_floor.resize(m_act_floor.size());
-    m_act_floor_at.assign(m_act_floor.size(), 0);
-    m_col_floor_at.assign(m_act_floor.size(), 0);
-  }
+  // The rank and channel terms of the banks' ready times. A column command's
+  // differs from the common value only in the groups of the last column
+  // command and of the last write; an ACT's is computed once per choice and
+  // rank's bank group, on first use.
+  const bool write = m_write_mode;
+  const std::uint32_t col_group = m_last_col_rank * m_bank_groups + m_last_col_bg;
+  const std::uint32_t write_group = write ? col_group : m_last_write_rank * m_bank_groups + m_last_write_bg;
+  // col_floor() for any group, and for those two.
+  const auto col_for = [&](std::uint32_t g) {
+    const Time rest = write ? std::max({m_next_cmd, m_last_read + m_t.tCL + m_t.tBURST + 2 - m_t.tCWL,
+                                        m_bus_free - m_t.tCWL})
+                            : std::max({m_next_cmd, m_last_write_end + (g == write_group ? m_t.tWTR_L : m_t.tWTR_S),
+                                        m_bus_free - m_t.tCL});
+    return std::max(rest, m_last_col + (g == col_group ? m_t.tCCD_L : m_t.tCCD_S));
+  };
+  const Time col_common = col_for(no_bank), col_in_group = col_for(col_group),
+             col_in_write_group = col_for(write_group);
   ++m_choice;
   const DramCommand column_cmd = m_write_mode ? DramCommand::wr : DramCommand::rd;
+  const std::vector<Hit>& hits = m_hit[m_write_mode];
   for (const std::uint32_t bi : q.active()) {
-    const Request& first = q.bank(bi).front();
-    if (any_due && m_rank_due[first.rank] &&
-        (!m_per_bank_refresh || bi % banks_per_rank == m_rank[first.rank].ref_bank))
-      continue;
+    if (any_due) {
+      const std::uint32_t rank = bi / banks_per_rank;
+      if (m_rank_due[rank] && (!m_per_bank_refresh || bi % banks_per_rank == m_rank[rank].ref_bank)) continue;
+    }
     const Bank& b = m_banks[bi];
-    const std::size_t group = static_cast<std::size_t>(first.rank) * m_bank_groups + first.bank_group;
+    const std::size_t group = m_group_of[bi];
     // Per bank only the oldest hit, or else the oldest request, can win: a
     // younger one of the same kind needs the same command at the same time.
     Time t;
     DramCommand cmd;
-    std::uint64_t seq = first.seq;
+    std::uint64_t seq;
     if (b.open_row < 0) {  // closed: the oldest request activates its row
       if (m_act_floor_at[group] != m_choice) {
-        m_act_floor[group] = act_floor(first.rank, first.bank_group);
+        m_act_floor[group] = act_floor(bi / banks_per_rank, static_cast<std::uint32_t>(group % m_bank_groups));
         m_act_floor_at[group] = m_choice;
       }
       t = std::max({b.next_act, m_act_floor[group], now});
       cmd = DramCommand::act;
+      seq = q.bank(bi).front().seq;
     } else {
       // Every request of a bank has its rank and groups, and the queue's kind.
-      const Hit& hit = m_hit[m_write_mode][bi].valid ? m_hit[m_write_mode][bi] : oldest_hit(m_write_mode, bi);
+      const Hit& hit = hits[bi].valid ? hits[bi] : oldest_hit(m_write_mode, bi);
       if (hit.found) {
-        if (m_col_floor_at[group] != m_choice) {
-          m_col_floor[group] = col_floor(m_write_mode, first.rank, first.bank_group);
-          m_col_floor_at[group] = m_choice;
-        }
-        t = std::max({b.next_col, m_col_floor[group], now});
+        const Time floor = group == col_group ? col_in_group : group == write_group ? col_in_write_group : col_common;
+        t = std::max({b.next_col, floor, now});
         cmd = column_cmd;
         seq = hit.seq;
       } else {  // no request hits the open row (one that does keeps it open)
         t = std::max({b.next_pre, m_next_cmd, now});
         cmd = DramCommand::pre;
+        seq = q.bank(bi).front().seq;
       }
     }
     const bool column = cmd == column_cmd;

@@ -236,9 +236,11 @@ class DramChannel {
   std::vector<char> m_rank_due;      // per rank: a refresh is due (choose())
   std::optional<Candidate> m_cache;  // the choice for the next step, if still valid
   std::vector<Hit> m_hit[2];
-  // choose(): per rank and bank group, each floor computed on first use.
-  std::vector<Time> m_act_floor, m_col_floor;
-  std::vector<std::uint64_t> m_act_floor_at, m_col_floor_at;  // the choice each was computed for
+  // choose(): per rank and bank group, the ACT floor computed on first use
+  // in a choice, and the choice it was computed for; each bank's group.
+  std::vector<Time> m_act_floor;
+  std::vector<std::uint64_t> m_act_floor_at;
+  std::vector<std::uint32_t> m_group_of;
   std::uint64_t m_choice = 0;
   Time m_cache_at = 0, m_refresh_due_min = never;
   DramCommandCounts m_counts;
