@@ -206,20 +206,6 @@ DramChannel::Time DramChannel::act_floor(std::uint32_t rank, std::uint32_t bg) c
   return t;
 }
 
-DramChannel::Time DramChannel::col_floor(bool write, std::uint32_t rank, std::uint32_t bg) const {
-  const bool same_group = rank == m_last_col_rank && bg == m_last_col_bg;
-  Time t = std::max(m_last_col + (same_group ? m_t.tCCD_L : m_t.tCCD_S), m_next_cmd);
-  if (write) {
-    // Read-to-write turnaround: the write's data must follow the read's, with
-    // two cycles of bus turnaround (JEDEC tRTW = CL + BURST + 2 - CWL).
-    t = std::max({t, m_last_read + m_t.tCL + m_t.tBURST + 2 - m_t.tCWL, m_bus_free - m_t.tCWL});
-  } else {
-    const bool same_write_group = rank == m_last_write_rank && bg == m_last_write_bg;
-    t = std::max({t, m_last_write_end + (same_write_group ? m_t.tWTR_L : m_t.tWTR_S), m_bus_free - m_t.tCL});
-  }
-  return t;
-}
-
 void DramChannel::update_mode() {
   if (m_write_mode) {
     if (m_writes.empty() || (m_writes.size() <= m_write_low && !m_reads.empty())) m_write_mode = false;
@@ -286,18 +272,10 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
   // command and of the last write; an ACT's is computed once per choice and
   // rank's bank group, on first use.
   const bool write = m_write_mode;
-  const std::uint32_t col_group = m_last_col_rank * m_bank_groups + m_last_col_bg;
-  const std::uint32_t write_group = write ? col_group : m_last_write_rank * m_bank_groups + m_last_write_bg;
-  // col_floor() for any group, and for those two.
-  const auto col_for = [&](std::uint32_t g) {
-    const Time rest = write ? std::max({m_next_cmd, m_last_read + m_t.tCL + m_t.tBURST + 2 - m_t.tCWL,
-                                        m_bus_free - m_t.tCWL})
-                            : std::max({m_next_cmd, m_last_write_end + (g == write_group ? m_t.tWTR_L : m_t.tWTR_S),
-                                        m_bus_free - m_t.tCL});
-    return std::max(rest, m_last_col + (g == col_group ? m_t.tCCD_L : m_t.tCCD_S));
-  };
-  const Time col_common = col_for(no_bank), col_in_group = col_for(col_group),
-             col_in_write_group = col_for(write_group);
+  const std::uint32_t col_group = group_of(m_last_col_rank, m_last_col_bg);
+  const std::uint32_t write_group = group_of(m_last_write_rank, m_last_write_bg);
+  const Time col_common = col_floor(write, no_bank), col_in_group = col_floor(write, col_group),
+             col_in_write_group = col_floor(write, write_group);
   ++m_choice;
   const DramCommand column_cmd = m_write_mode ? DramCommand::wr : DramCommand::rd;
   const std::vector<Hit>& hits = m_hit[m_write_mode];

@@ -186,13 +186,24 @@ class DramChannel {
   Time act_ready(std::uint32_t rank, std::uint32_t bg, const Bank& b) const {
     return std::max(b.next_act, act_floor(rank, bg));
   }
+  std::uint32_t group_of(std::uint32_t rank, std::uint32_t bg) const { return rank * m_bank_groups + bg; }
   Time col_ready(bool write, std::uint32_t rank, std::uint32_t bg, const Bank& b) const {
-    return std::max(b.next_col, col_floor(write, rank, bg));
+    return std::max(b.next_col, col_floor(write, group_of(rank, bg)));
   }
   // What holds every bank of a rank's bank group back from an ACT, or from a
-  // column command of a kind: the rank's and the channel's state.
+  // column command of a kind: the rank's and the channel's state. `group` is
+  // group_of(rank, bank group); its only terms are the last column command's
+  // group and the last write's, so any other value gives every other group's.
   Time act_floor(std::uint32_t rank, std::uint32_t bg) const;
-  Time col_floor(bool write, std::uint32_t rank, std::uint32_t bg) const;
+  Time col_floor(bool write, std::uint32_t group) const {
+    Time t = std::max(m_last_col + (group == group_of(m_last_col_rank, m_last_col_bg) ? m_t.tCCD_L : m_t.tCCD_S),
+                      m_next_cmd);
+    if (write)  // read-to-write turnaround: the write's data follows the read's,
+                // with two cycles of bus turnaround (JEDEC tRTW = CL + BURST + 2 - CWL)
+      return std::max({t, m_last_read + m_t.tCL + m_t.tBURST + 2 - m_t.tCWL, m_bus_free - m_t.tCWL});
+    const bool same_write_group = group == group_of(m_last_write_rank, m_last_write_bg);
+    return std::max({t, m_last_write_end + (same_write_group ? m_t.tWTR_L : m_t.tWTR_S), m_bus_free - m_t.tCL});
+  }
   // Counts the refreshes an idle channel would have run by `now`; returns how many.
   Time catch_up_refresh(Time now);
   // The refreshes rank `r` would have finished by `now` while idle.
