@@ -6,12 +6,105 @@
 // burst through the socket with its events; the times, the counts and the
 // order in which the memory sees the bursts are the same (test/golden). Who
 // binds the two decides that no other initiator shares the memory (Platform).
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
 
 namespace eva {
+
+// The DMA's window of outstanding bursts, as exclusive timing keeps it: when
+// each slot is free (kernel time values in ascending order, at most the
+// window's size, in a ring: responses come in arrival order from a pipe, so
+// a new time almost always goes last), and when the last burst left.
+class BurstWindow {
+ public:
+  using Value = sc_core::sc_time::value_type;
+
+  void reset(std::size_t capacity) {
+    m_ring.assign(capacity, 0);
+    m_head = 0;
+    m_size = 0;
+  }
+  bool empty() const { return m_size == 0; }
+  Value front() const { return m_ring[m_head]; }
+  void pop_front() {
+    m_head = next(m_head);
+    --m_size;
+  }
+  void insert(Value t) {
+    std::size_t at = m_head + m_size;
+    if (at >= m_ring.size()) at -= m_ring.size();
+    ++m_size;
+    for (std::size_t k = m_size - 1; k > 0; --k) {  // from the back, past the later times
+      const std::size_t before = at == 0 ? m_ring.size() - 1 : at - 1;
+      if (m_ring[before] <= t) break;
+      m_ring[at] = m_ring[before];
+      at = before;
+    }
+    m_ring[at] = t;
+  }
+  // The next burst takes the slot that frees first: it leaves then, once the
+  // one before has left, and not before `now`.
+  Value take(Value now) {
+    const Value at = std::max({now, last_send, front()});
+    pop_front();
+    return at;
+  }
+  // It left at `at`; its slot is free again at `response`.
+  void sent(Value at, Value response) {
+    last_send = at;
+    insert(response);
+  }
+
+  // take() and sent() for each burst of `rows` rows of `row_bytes` at
+  // `addr`, `stride` apart, each cut into bursts of `burst` bytes, with
+  // `time(addr, bytes, arrival)` for a burst's response; returns the latest
+  // response. The window's state stays in locals for the run (the ring's
+  // stores cannot alias them). The window holds at least one slot.
+  template <class Time>
+  Value run(std::uint64_t addr, std::uint64_t rows, std::uint64_t row_bytes, std::uint64_t stride, std::uint64_t burst,
+            Value now, Time&& time) {
+    Value* const ring = m_ring.data();
+    const std::size_t cap = m_ring.size(), size = m_size;
+    std::size_t head = m_head;
+    Value last = last_send, response = 0;
+    for (std::uint64_t row = 0, col = 0; row < rows;) {
+      const Value at = std::max(std::max(now, last), ring[head]);
+      const Value r = time(addr + row * stride + col, std::min(burst, row_bytes - col), at);
+      col += burst;
+      if (col >= row_bytes) {
+        col = 0;
+        ++row;
+      }
+      last = at;
+      // The front's slot is taken; `r` goes in at the back, past later times.
+      head = head + 1 == cap ? 0 : head + 1;
+      std::size_t pos = head + size - 1;
+      if (pos >= cap) pos -= cap;
+      for (std::size_t k = size - 1; k > 0; --k) {
+        const std::size_t before = pos == 0 ? cap - 1 : pos - 1;
+        if (ring[before] <= r) break;
+        ring[pos] = ring[before];
+        pos = before;
+      }
+      ring[pos] = r;
+      response = std::max(response, r);
+    }
+    m_head = head;
+    last_send = last;
+    return response;
+  }
+
+  Value last_send = 0;
+
+ private:
+  std::size_t next(std::size_t i) const { return i + 1 == m_ring.size() ? 0 : i + 1; }
+  std::vector<Value> m_ring;
+  std::size_t m_head = 0, m_size = 0;
+};
 
 class BurstTimer {
  public:
@@ -27,6 +120,17 @@ class BurstTimer {
   // Counts `requests` bursts of `bytes` in all, as if each had come through
   // the socket.
   virtual void count_bursts(tlm::tlm_command cmd, std::uint64_t requests, std::uint64_t bytes) = 0;
+  // A transfer's bursts: `rows` rows of `row_bytes` at `addr`, `stride`
+  // apart, each cut into bursts of `burst` bytes (a row's last may be
+  // shorter), leaving through `window` no earlier than `now`, in order.
+  // Returns the latest response. The same times as time_burst() burst by
+  // burst, which is what this default does; a memory may override it to do
+  // the same in one loop, with its arithmetic inline.
+  virtual Value time_run(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t rows, std::uint64_t row_bytes,
+                         std::uint64_t stride, std::uint64_t burst, Value now, BurstWindow& window) {
+    return window.run(addr, rows, row_bytes, stride, burst, now,
+                      [&](std::uint64_t a, std::uint64_t len, Value at) { return time_burst(cmd, a, len, at); });
+  }
 
  protected:
   ~BurstTimer() = default;

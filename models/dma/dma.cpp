@@ -44,9 +44,9 @@ void Dma::set_exclusive_timer(BurstTimer* timer) {
   if (timer && m_timeout != sc_core::SC_ZERO_TIME)
     throw std::logic_error(std::string(name()) + ": exclusive timing needs every burst on the socket with a timeout");
   m_timer = timer;
-  m_slot_free.reset(static_cast<std::size_t>(m_config.max_outstanding));
+  m_window.reset(static_cast<std::size_t>(m_config.max_outstanding));
   if (timer)
-    for (int i = 0; i < m_config.max_outstanding; ++i) m_slot_free.insert(0);
+    for (int i = 0; i < m_config.max_outstanding; ++i) m_window.insert(0);
 }
 
 Dma::~Dma() {
@@ -164,12 +164,6 @@ bool Dma::can_time_now(const Job& job) const {
   return m_timer->burst_timer_covers(job.addr, span);
 }
 
-BurstTimer::Value Dma::take_slot_time() {
-  const BurstTimer::Value t = m_slot_free.front();
-  m_slot_free.pop_front();
-  return t;
-}
-
 // The issue thread's loop without its events: a burst leaves when a slot is
 // free and the thread has sent the one before (a store reads the SRAM first);
 // its slot is free again at its response.
@@ -183,19 +177,20 @@ void Dma::time_now(Job& job) {
   const sc_core::sc_time tail = load ? job.state->sram_tail : sc_core::SC_ZERO_TIME;
   const std::size_t bytes_stat = job.cmd == tlm::TLM_READ_COMMAND ? m_bytes_read : m_bytes_written;
   BurstTimer::Value response = 0;
-  for (std::uint64_t row = 0; row < job.rows; ++row)
-    for (std::uint64_t col = 0; col < job.row_bytes; col += burst) {
-      const std::uint64_t len = std::min(burst, job.row_bytes - col);
-      BurstTimer::Value at = std::max({now_v, m_last_send, take_slot_time()});
-      if (store) {
-        const std::uint64_t offset = row * job.row_bytes + col;
-        at += sram_access(tlm::TLM_READ_COMMAND, job.sram + offset, m_scratch.data(), len, true).value();
+  if (store)  // each burst leaves once its data is read from the SRAM
+    for (std::uint64_t row = 0; row < job.rows; ++row)
+      for (std::uint64_t col = 0; col < job.row_bytes; col += burst) {
+        const std::uint64_t len = std::min(burst, job.row_bytes - col);
+        const BurstTimer::Value at =
+            m_window.take(now_v) +
+            sram_access(tlm::TLM_READ_COMMAND, job.sram + row * job.row_bytes + col, m_scratch.data(), len, true)
+                .value();
+        const BurstTimer::Value r = m_timer->time_burst(job.cmd, job.addr + row * job.stride + col, len, at);
+        m_window.sent(at, r);
+        response = std::max(response, r);
       }
-      m_last_send = at;
-      const BurstTimer::Value r = m_timer->time_burst(job.cmd, job.addr + row * job.stride + col, len, at);
-      m_slot_free.insert(r);
-      response = std::max(response, r);
-    }
+  else
+    response = m_timer->time_run(job.cmd, job.addr, job.rows, job.row_bytes, job.stride, burst, now_v, m_window);
   // Counted per transfer: sums of whole bytes and requests, as exact as per burst.
   const std::uint64_t bursts = job.rows * ((job.row_bytes + burst - 1) / burst);
   m_stats.inc(m_bursts, static_cast<double>(bursts));
@@ -279,12 +274,12 @@ void Dma::issue_thread() {
     }
     if (m_timer) {  // the slot timed bursts free first, once the thread is past what they sent
       const sc_core::sc_time now = sc_core::sc_time_stamp();
-      const sc_core::sc_time at = sc_core::sc_time::from_value(std::max(m_last_send, m_slot_free.front()));
+      const sc_core::sc_time at = sc_core::sc_time::from_value(std::max(m_window.last_send, m_window.front()));
       if (at > now) {
         wait(at - now, m_wakeup);
         continue;
       }
-      m_slot_free.pop_front();
+      m_window.pop_front();
       ++m_socket_slots;
     }
     Job& job = m_jobs.front();
@@ -340,7 +335,7 @@ void Dma::issue_thread() {
 
 void Dma::send(Slot& slot) {
   tlm::tlm_generic_payload& trans = slot;
-  m_last_send = sc_core::sc_time_stamp().value();
+  m_window.last_send = sc_core::sc_time_stamp().value();
   trans.acquire();
   slot.pending = true;
   if (m_timeout != sc_core::SC_ZERO_TIME) {
@@ -485,7 +480,7 @@ void Dma::retire(Slot& slot, const sc_core::sc_time& done) {
 void Dma::give_back(Slot& slot) {
   m_free.push_back(&slot);
   if (m_timer) {
-    m_slot_free.insert(sc_core::sc_time_stamp().value());
+    m_window.insert(sc_core::sc_time_stamp().value());
     --m_socket_slots;
   }
   m_wakeup.notify(sc_core::SC_ZERO_TIME);

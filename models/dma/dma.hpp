@@ -212,8 +212,6 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   bool can_time_now(const Job& job) const;
   void time_now(Job& job);
   void exclusive_done();  // SC_METHOD: transfers timed by time_now() that are over
-  // The slot that frees first, when it does (a kernel time value), taken.
-  BurstTimer::Value take_slot_time();
   void issue_thread();
   void account_timing_load(Job& job);
   void send(Slot& slot);
@@ -253,46 +251,11 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   // once per timeout while bursts are in flight) and scans the slots.
   sc_core::sc_event m_watchdog;
   bool m_watchdog_armed = false;
-  // Exclusive timing: when each slot not held by a burst on the socket is
-  // free (a min-heap over those slots), when the issue thread last sent a
-  // burst, the slots held by bursts on the socket, and the timed transfers'
-  // ends by time.
+  // Exclusive timing: the memory's timer; the window (when each slot not
+  // held by a burst on the socket is free, and when the last burst left); the
+  // slots held by bursts on the socket; and the timed transfers' ends by time.
   BurstTimer* m_timer = nullptr;
-  // Times in ascending order, at most `capacity`, in a ring: responses come
-  // in arrival order from a pipe, so a new time almost always goes last.
-  class SortedTimes {
-   public:
-    void reset(std::size_t capacity) {
-      m_ring.assign(capacity, 0);
-      m_head = 0;
-      m_size = 0;
-    }
-    bool empty() const { return m_size == 0; }
-    BurstTimer::Value front() const { return m_ring[m_head]; }
-    void pop_front() {
-      m_head = next(m_head);
-      --m_size;
-    }
-    void insert(BurstTimer::Value t) {
-      std::size_t at = m_head + m_size;
-      if (at >= m_ring.size()) at -= m_ring.size();
-      ++m_size;
-      for (std::size_t k = m_size - 1; k > 0; --k) {  // from the back, past the later times
-        const std::size_t before = at == 0 ? m_ring.size() - 1 : at - 1;
-        if (m_ring[before] <= t) break;
-        m_ring[at] = m_ring[before];
-        at = before;
-      }
-      m_ring[at] = t;
-    }
-
-   private:
-    std::size_t next(std::size_t i) const { return i + 1 == m_ring.size() ? 0 : i + 1; }
-    std::vector<BurstTimer::Value> m_ring;
-    std::size_t m_head = 0, m_size = 0;
-  };
-  SortedTimes m_slot_free;
-  BurstTimer::Value m_last_send = 0;  // a kernel time value
+  BurstWindow m_window;  // the slots not held by bursts on the socket, and the last send
   std::size_t m_socket_slots = 0;
   struct Timed {
     sc_core::sc_time response;  // the last burst's response: when the transfer is over as on the socket

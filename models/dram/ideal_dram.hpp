@@ -33,6 +33,18 @@ class IdealDram : public DramTarget, public BurstTimer {
     if (KernelTime::exact()) return KernelTime::from_ps(m_pipe.transfer(KernelTime::to_ps(arrival), bytes));
     return done_at(sc_core::sc_time::from_value(arrival), bytes).value();
   }
+  // The pipe inline: no call per burst.
+  Value time_run(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t rows, std::uint64_t row_bytes,
+                 std::uint64_t stride, std::uint64_t burst, Value now, BurstWindow& window) override {
+    if (!KernelTime::exact()) return BurstTimer::time_run(cmd, addr, rows, row_bytes, stride, burst, now, window);
+    BandwidthPipe pipe = m_pipe;  // in registers for the run
+    const Value response =
+        window.run(addr, rows, row_bytes, stride, burst, now, [&pipe](std::uint64_t, std::uint64_t len, Value at) {
+          return KernelTime::from_ps(pipe.transfer(KernelTime::to_ps(at), len));
+        });
+    m_pipe = pipe;
+    return response;
+  }
   void count_bursts(tlm::tlm_command cmd, std::uint64_t requests, std::uint64_t bytes) override {
     count(cmd == tlm::TLM_WRITE_COMMAND, bytes, requests);
   }

@@ -2,6 +2,7 @@
 #include <deque>
 #include <memory>
 #include <numeric>
+#include <random>
 #include <vector>
 
 #include <tlm_utils/simple_target_socket.h>
@@ -393,6 +394,34 @@ TEST_CASE("DMA: exclusive timing gives every transfer the same end and the DRAM 
   CHECK(fast.dma.exclusive_transfers() >= 20);  // the rest were queued behind data on the socket
   CHECK(fast.dma.exclusive_transfers() < 32);
   CHECK(socket.dma.exclusive_transfers() == 0);
+}
+
+TEST_CASE("Ideal DRAM: a transfer's run of bursts gets the times and window of timing them one by one") {
+  // The pipe inline (IdealDram::time_run) against the default, which calls
+  // time_burst() per burst; both with the DMA's window of 4 slots.
+  IdealDram inline_dram("inline_dram", ideal(51.2, 45.0)), one_by_one("one_by_one", ideal(51.2, 45.0));
+  BurstWindow w_inline, w_one;
+  for (BurstWindow* w : {&w_inline, &w_one}) {
+    w->reset(4);
+    for (int i = 0; i < 4; ++i) w->insert(0);
+  }
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<std::uint64_t> rows(1, 5), row_bytes(1, 700), gap(0, 300), idle(0, 40000);
+  BurstWindow::Value now = 0;
+  for (int i = 0; i < 3000; ++i) {
+    now += i % 7 == 0 ? idle(rng) : 0;  // now and then the pipe drains
+    const std::uint64_t r = rows(rng), b = row_bytes(rng), stride = b + gap(rng);
+    const tlm::tlm_command cmd = i % 3 ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND;
+    const auto end_inline = inline_dram.time_run(cmd, 0x1000, r, b, stride, 64, now, w_inline);
+    const auto end_one = one_by_one.BurstTimer::time_run(cmd, 0x1000, r, b, stride, 64, now, w_one);
+    REQUIRE(end_inline == end_one);
+    REQUIRE(end_inline > now);
+    REQUIRE(w_inline.last_send == w_one.last_send);
+    REQUIRE(w_inline.front() == w_one.front());
+  }
+  // The pipes are in the same state too: the next burst's time is the same.
+  CHECK(inline_dram.time_burst(tlm::TLM_READ_COMMAND, 0, 64, now) ==
+        one_by_one.time_burst(tlm::TLM_READ_COMMAND, 0, 64, now));
 }
 
 TEST_CASE("DMA: reads touching held ranges wait, in order, until released, and other transfers go on") {
