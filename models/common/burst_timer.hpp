@@ -35,16 +35,8 @@ class BurstWindow {
     --m_size;
   }
   void insert(Value t) {
-    std::size_t at = m_head + m_size;
-    if (at >= m_ring.size()) at -= m_ring.size();
     ++m_size;
-    for (std::size_t k = m_size - 1; k > 0; --k) {  // from the back, past the later times
-      const std::size_t before = at == 0 ? m_ring.size() - 1 : at - 1;
-      if (m_ring[before] <= t) break;
-      m_ring[at] = m_ring[before];
-      at = before;
-    }
-    m_ring[at] = t;
+    place(m_ring.data(), m_ring.size(), m_head, m_size, t);
   }
   // The next burst takes the slot that frees first: it leaves then, once the
   // one before has left, and not before `now`.
@@ -80,17 +72,9 @@ class BurstWindow {
         ++row;
       }
       last = at;
-      // The front's slot is taken; `r` goes in at the back, past later times.
+      // The front's slot is taken; `r` goes in at the back.
       head = head + 1 == cap ? 0 : head + 1;
-      std::size_t pos = head + size - 1;
-      if (pos >= cap) pos -= cap;
-      for (std::size_t k = size - 1; k > 0; --k) {
-        const std::size_t before = pos == 0 ? cap - 1 : pos - 1;
-        if (ring[before] <= r) break;
-        ring[pos] = ring[before];
-        pos = before;
-      }
-      ring[pos] = r;
+      place(ring, cap, head, size, r);
       response = std::max(response, r);
     }
     m_head = head;
@@ -102,6 +86,19 @@ class BurstWindow {
 
  private:
   std::size_t next(std::size_t i) const { return i + 1 == m_ring.size() ? 0 : i + 1; }
+  // Puts `t` into the ring of `cap` slots holding `size` times from `head`
+  // (its last slot still free), from the back, past the later times.
+  static void place(Value* ring, std::size_t cap, std::size_t head, std::size_t size, Value t) {
+    std::size_t at = head + size - 1;
+    if (at >= cap) at -= cap;
+    for (std::size_t k = size - 1; k > 0; --k) {
+      const std::size_t before = at == 0 ? cap - 1 : at - 1;
+      if (ring[before] <= t) break;
+      ring[at] = ring[before];
+      at = before;
+    }
+    ring[at] = t;
+  }
   std::vector<Value> m_ring;
   std::size_t m_head = 0, m_size = 0;
 };
