@@ -28,7 +28,6 @@ class BurstWindow {
     m_head = 0;
     m_size = 0;
   }
-  bool empty() const { return m_size == 0; }
   Value front() const { return m_ring[m_head]; }
   void pop_front() {
     m_head = next(m_head);

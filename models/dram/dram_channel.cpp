@@ -277,8 +277,8 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
   const Time col_common = col_floor(write, no_bank), col_in_group = col_floor(write, col_group),
              col_in_write_group = col_floor(write, write_group);
   ++m_choice;
-  const DramCommand column_cmd = m_write_mode ? DramCommand::wr : DramCommand::rd;
-  const std::vector<Hit>& hits = m_hit[m_write_mode];
+  const DramCommand column_cmd = write ? DramCommand::wr : DramCommand::rd;
+  const std::vector<Hit>& hits = m_hit[write];
   for (const std::uint32_t bi : q.active()) {
     if (any_due) {
       const std::uint32_t rank = bi / banks_per_rank;
@@ -301,7 +301,7 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
       seq = q.bank(bi).front().seq;
     } else {
       // Every request of a bank has its rank and groups, and the queue's kind.
-      const Hit& hit = hits[bi].valid ? hits[bi] : oldest_hit(m_write_mode, bi);
+      const Hit& hit = hits[bi].valid ? hits[bi] : oldest_hit(write, bi);
       if (hit.found) {
         const Time floor = group == col_group ? col_in_group : group == write_group ? col_in_write_group : col_common;
         t = std::max({b.next_col, floor, now});

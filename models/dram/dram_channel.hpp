@@ -191,10 +191,11 @@ class DramChannel {
     return std::max(b.next_col, col_floor(write, group_of(rank, bg)));
   }
   // What holds every bank of a rank's bank group back from an ACT, or from a
-  // column command of a kind: the rank's and the channel's state. `group` is
-  // group_of(rank, bank group); its only terms are the last column command's
-  // group and the last write's, so any other value gives every other group's.
+  // column command of a kind: the rank's and the channel's state.
   Time act_floor(std::uint32_t rank, std::uint32_t bg) const;
+  // `group` is group_of(rank, bank group). Its only terms are the last column
+  // command's group and the last write's, so any other value (no_bank) gives
+  // every other group's.
   Time col_floor(bool write, std::uint32_t group) const {
     Time t = std::max(m_last_col + (group == group_of(m_last_col_rank, m_last_col_bg) ? m_t.tCCD_L : m_t.tCCD_S),
                       m_next_cmd);

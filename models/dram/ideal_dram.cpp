@@ -19,8 +19,7 @@ bool IdealDram::time_now(tlm::tlm_generic_payload& trans, const sc_core::sc_time
 
 sc_core::sc_time IdealDram::done_at(const sc_core::sc_time& arrival, std::uint64_t bytes) {
   if (KernelTime::exact())  // checked on first use, once the kernel's resolution is fixed
-    return sc_core::sc_time::from_value(
-        KernelTime::from_ps(m_pipe.transfer(KernelTime::to_ps(arrival.value()), bytes)));
+    return sc_core::sc_time::from_value(inline_burst(m_pipe, bytes, arrival.value()));
   return sc_core::sc_time(m_pipe.transfer(arrival.to_seconds() * 1e12, bytes), sc_core::SC_PS);
 }
 

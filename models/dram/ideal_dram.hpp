@@ -30,7 +30,7 @@ class IdealDram : public DramTarget, public BurstTimer {
   BurstTimer* burst_timer() override { return this; }
   bool burst_timer_covers(std::uint64_t addr, std::uint64_t bytes) const override { return in_range(addr, bytes); }
   Value time_burst(tlm::tlm_command, std::uint64_t /*addr*/, std::uint64_t bytes, Value arrival) override {
-    if (KernelTime::exact()) return KernelTime::from_ps(m_pipe.transfer(KernelTime::to_ps(arrival), bytes));
+    if (KernelTime::exact()) return inline_burst(m_pipe, bytes, arrival);
     return done_at(sc_core::sc_time::from_value(arrival), bytes).value();
   }
   // The pipe inline: no call per burst.
@@ -39,9 +39,8 @@ class IdealDram : public DramTarget, public BurstTimer {
     if (!KernelTime::exact()) return BurstTimer::time_run(cmd, addr, rows, row_bytes, stride, burst, now, window);
     BandwidthPipe pipe = m_pipe;  // in registers for the run
     const Value response =
-        window.run(addr, rows, row_bytes, stride, burst, now, [&pipe](std::uint64_t, std::uint64_t len, Value at) {
-          return KernelTime::from_ps(pipe.transfer(KernelTime::to_ps(at), len));
-        });
+        window.run(addr, rows, row_bytes, stride, burst, now,
+                   [&pipe](std::uint64_t, std::uint64_t len, Value at) { return inline_burst(pipe, len, at); });
     m_pipe = pipe;
     return response;
   }
@@ -53,6 +52,10 @@ class IdealDram : public DramTarget, public BurstTimer {
   bool accept(tlm::tlm_generic_payload& trans) override;
   bool time_now(tlm::tlm_generic_payload& trans, const sc_core::sc_time& arrival, sc_core::sc_time& done) override;
   sc_core::sc_time done_at(const sc_core::sc_time& arrival, std::uint64_t bytes);
+  // A burst through `pipe` with the kernel's conversions inline (KernelTime::exact()).
+  static Value inline_burst(BandwidthPipe& pipe, std::uint64_t bytes, Value arrival) {
+    return KernelTime::from_ps(pipe.transfer(KernelTime::to_ps(arrival), bytes));
+  }
 
   const DramConfig m_config;
   BandwidthPipe m_pipe;
