@@ -198,9 +198,19 @@ void Dma::time_now(Job& job) {
   m_timer->count_bursts(job.cmd, bursts, job.rows * job.row_bytes);
   job.state->sram_tail = tail;
   const sc_core::sc_time end = sc_core::sc_time::from_value(response);
+  ++m_exclusive_transfers;
+  if (tail != sc_core::SC_ZERO_TIME && !Timeline::of(*this)) {
+    // A load ends at its last burst's response plus that burst's SRAM
+    // write: the timed notification exclusive_done() would make at `end`,
+    // made now, with the state it would set. (With a timeline, which
+    // records a transfer as it ends, the load goes through exclusive_done.)
+    job.state->left = 0;
+    job.state->last = end + tail;
+    job.state->finished.notify(job.state->last - now);
+    return;
+  }
   m_timed.push(Timed{end, m_timed_seq++, job.state});
   m_timed_due.notify(end - now);  // an earlier notification replaces a later one
-  ++m_exclusive_transfers;
 }
 
 void Dma::exclusive_done() {
