@@ -199,14 +199,15 @@ void Dma::time_now(Job& job) {
   job.state->sram_tail = tail;
   const sc_core::sc_time end = sc_core::sc_time::from_value(response);
   ++m_exclusive_transfers;
-  if (tail != sc_core::SC_ZERO_TIME && !Timeline::of(*this)) {
+  if (tail != sc_core::SC_ZERO_TIME) {
     // A load ends at its last burst's response plus that burst's SRAM
     // write: the timed notification exclusive_done() would make at `end`,
-    // made now, with the state it would set. (With a timeline, which
-    // records a transfer as it ends, the load goes through exclusive_done.)
-    job.state->left = 0;
-    job.state->last = end + tail;
-    job.state->finished.notify(job.state->last - now);
+    // made now, with the state it would set (and its timeline interval).
+    Transfer::State& s = *job.state;
+    s.left = 0;
+    s.last = end + tail;
+    s.finished.notify(s.last - now);
+    if (Timeline* t = Timeline::of(*this)) t->interval("dma read", fmt::format("{} B", s.bytes), s.start, s.last);
     return;
   }
   m_timed.push(Timed{end, m_timed_seq++, job.state});
