@@ -15,12 +15,15 @@ class BandwidthPipe {
 
   // A request of `bytes` arriving at `arrival_ps`: returns when its last byte
   // has been delivered (picoseconds since time zero).
-  double transfer(double arrival_ps, std::uint64_t bytes) {
+  double transfer(double arrival_ps, std::uint64_t bytes) { return transfer_for(arrival_ps, duration_ps(bytes)); }
+  // The same with the request's time in the pipe, duration_ps(bytes), given.
+  double transfer_for(double arrival_ps, double duration) {
     const double start = std::max(arrival_ps, m_free_at_ps);
-    m_free_at_ps = start + static_cast<double>(bytes) * m_ps_per_byte;
+    m_free_at_ps = start + duration;
     m_busy_ps += m_free_at_ps - start;
     return m_free_at_ps + m_latency_ps;
   }
+  double duration_ps(std::uint64_t bytes) const { return static_cast<double>(bytes) * m_ps_per_byte; }
 
   double busy_ps() const { return m_busy_ps; }
 

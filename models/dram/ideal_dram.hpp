@@ -37,10 +37,13 @@ class IdealDram : public DramTarget, public BurstTimer {
   Value time_run(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t rows, std::uint64_t row_bytes,
                  std::uint64_t stride, std::uint64_t burst, Value now, BurstWindow& window) override {
     if (!KernelTime::exact()) return BurstTimer::time_run(cmd, addr, rows, row_bytes, stride, burst, now, window);
-    BandwidthPipe pipe = m_pipe;  // in registers for the run
+    BandwidthPipe pipe = m_pipe;                  // in registers for the run
+    const double full = pipe.duration_ps(burst);  // a whole burst's time in the pipe, once
     const Value response =
-        window.run(addr, rows, row_bytes, stride, burst, now,
-                   [&pipe](std::uint64_t, std::uint64_t len, Value at) { return inline_burst(pipe, len, at); });
+        window.run(addr, rows, row_bytes, stride, burst, now, [&](std::uint64_t, std::uint64_t len, Value at) {
+          return KernelTime::from_ps(
+              pipe.transfer_for(KernelTime::to_ps(at), len == burst ? full : pipe.duration_ps(len)));
+        });
     m_pipe = pipe;
     return response;
   }

@@ -1,7 +1,7 @@
 #include "systolic/ws_gemm.hpp"
 
 #include <algorithm>
-#include <map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -237,7 +237,8 @@ void WsGemm::fetch(GemmPlan& plan) {
 void WsGemm::compute(GemmPlan& plan) {
   const FormatConfig& f = m_config.formats;
   const GemmDescriptor& op = plan.op;
-  std::map<std::uint64_t, std::uint64_t> open;  // output tiles in progress (by n0) -> their slot
+  // Output tiles in progress, by column tile: their output slot.
+  std::vector<std::uint64_t> open(plan.tiler.n_tiles());
   // The array's buffer traffic, counted tile by tile and presented to the
   // buffers as each output tile completes (the bytes are exact; timing mode
   // moves no data, so the grouping changes nothing else).
@@ -258,13 +259,13 @@ void WsGemm::compute(GemmPlan& plan) {
     Dma::wait_for(in.input);
     Dma::wait_for(in.weights);
     const WsTile t = plan.tiler.at(in.tile);
+    std::uint64_t& out_slot = open[t.n0 / plan.tiler.cols()];
     if (t.first_k) {
       plan.output_slots.acquire();
-      open[t.n0] = plan.free_output.back();
+      out_slot = plan.free_output.back();
       plan.free_output.pop_back();
-      if (op.functional) plan.acc[open[t.n0]].assign(t.m * t.n, 0.0);
+      if (op.functional) plan.acc[out_slot].assign(t.m * t.n, 0.0);
     }
-    const std::uint64_t out_slot = open[t.n0];
     // Each tile reads its weights and input rows from the buffers and reads
     // and writes its partial sums (the first reduction tile only writes).
     const std::uint64_t weight_at = m_buffers.weight + in.slot * plan.weight_slot_bytes;
@@ -291,7 +292,6 @@ void WsGemm::compute(GemmPlan& plan) {
     if (t.last_k) {
       reads.flush(port, m_buffers, plan);
       plan.done.push({in.tile, out_slot, outputs_at});
-      open.erase(t.n0);
     }
   }
   // Every weight tile and input is in the array: the buffers are free for
