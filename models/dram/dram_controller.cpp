@@ -22,6 +22,20 @@ DramController::DramController(const sc_core::sc_module_name& name, const DramCo
       m_ps_to_value == std::floor(m_ps_to_value) && per_tck < 9.0e15) {
     m_tck_value = static_cast<std::int64_t>(per_tck);
     m_tck_exact_below = static_cast<DramChannel::Time>(9.0e15 / per_tck);  // below 2^53
+    // The tCK count of a kernel time, ceil(ps / tCK - 1e-6) in doubles, is
+    // the integer ceiling of value / tCK units while the quotient stays
+    // below 1e9: a remainder of one unit is at least 1e-5 tCK (tCK at most
+    // 1e5 units), far above the 1e-6 and the doubles' relative error
+    // (a few 1e-16, times 1e9). Checked here on a sample all the same.
+    if (m_tck_value <= 100000) {
+      m_tck_int_below = static_cast<sc_core::sc_time::value_type>(m_tck_value) * 1000000000ULL;
+      const std::uint64_t u = static_cast<std::uint64_t>(m_tck_value);
+      for (const std::uint64_t v : {std::uint64_t{0}, std::uint64_t{1}, u - 1, u, u + 1, 7 * u, 7 * u + 1,
+                                    123456789 * u, 123456789 * u - 1, 999999999 * u - 1, 999999998 * u + 1})
+        if (v < m_tck_int_below &&
+            tck_of(sc_core::sc_time::from_value(v)) != tck_of_seconds(sc_core::sc_time::from_value(v)))
+          m_tck_int_below = 0;
+    }
   }
   m_stat_act = m_stats.add("act", "commands", "row activations");
   m_stat_pre = m_stats.add("pre", "commands", "precharges (including auto-precharge)");
@@ -38,6 +52,13 @@ DramController::DramController(const sc_core::sc_module_name& name, const DramCo
 }
 
 DramChannel::Time DramController::tck_of(const sc_core::sc_time& t) const {
+  const sc_core::sc_time::value_type v = t.value();
+  if (v < m_tck_int_below)  // the same in integers (see the constructor)
+    return static_cast<DramChannel::Time>(v / m_tck_value + (v % m_tck_value != 0 ? 1 : 0));
+  return tck_of_seconds(t);
+}
+
+DramChannel::Time DramController::tck_of_seconds(const sc_core::sc_time& t) const {
   const double ps = t.to_seconds() * 1e12;
   return static_cast<DramChannel::Time>(std::ceil(ps / m_config.tck_ps - 1e-6));
 }
@@ -48,22 +69,34 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
   const std::uint64_t first = trans.get_address() / m_burst_bytes;
   const std::uint64_t last = (trans.get_address() + trans.get_data_length() - 1) / m_burst_bytes;
   const bool write = trans.is_write();
-  // A request refused for lack of room comes back unchanged: its bursts are
-  // decoded once.
-  if (m_decoded_for != &trans || m_decoded_first != first || m_decoded.size() != last - first + 1) {
-    std::fill(m_per_channel.begin(), m_per_channel.end(), 0);
-    m_decoded.clear();
-    for (std::uint64_t b = first; b <= last; ++b) {
-      m_decoded.push_back(m_mapper.decode(b * m_burst_bytes));
-      ++m_per_channel[m_decoded.back().channel];
-    }
-    m_decoded_for = &trans;
-    m_decoded_first = first;
-  }
   // All of a request's bursts must fit; one larger than a whole queue is taken
   // when that queue is empty, so that no request size can hang the controller.
-  for (std::size_t c = 0; c < m_channels.size(); ++c)
-    if (m_per_channel[c] > m_channels[c].room(write) && m_channels[c].queued() > 0) return false;
+  DramAddress one;
+  const DramAddress* bursts = &one;
+  std::size_t count = 1;
+  if (first == last) {  // one burst: one channel to look at
+    one = m_mapper.decode(first * m_burst_bytes);
+    const DramChannel& ch = m_channels[one.channel];
+    if (ch.room(write) == 0 && ch.queued() > 0) return false;
+  } else {
+    // A request refused for lack of room comes back unchanged: its bursts
+    // are decoded once.
+    if (m_decoded_for != &trans || m_decoded_first != first || m_decoded.size() != last - first + 1) {
+      std::fill(m_per_channel.begin(), m_per_channel.end(), 0);
+      m_decoded.clear();
+      for (std::uint64_t b = first; b <= last; ++b) {
+        m_decoded.push_back(m_mapper.decode(b * m_burst_bytes));
+        ++m_per_channel[m_decoded.back().channel];
+      }
+      m_decoded_for = &trans;
+      m_decoded_first = first;
+    }
+    for (std::size_t c = 0; c < m_channels.size(); ++c)
+      if (m_per_channel[c] > m_channels[c].room(write) && m_channels[c].queued() > 0) return false;
+    m_decoded_for = nullptr;  // taken: the next request is decoded afresh
+    bursts = m_decoded.data();
+    count = m_decoded.size();
+  }
   std::uint32_t tag;
   if (m_free_tags.empty()) {
     tag = static_cast<std::uint32_t>(m_in_flight.size());
@@ -72,11 +105,11 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
     tag = m_free_tags.back();
     m_free_tags.pop_back();
   }
-  m_decoded_for = nullptr;  // taken: the next request is decoded afresh
   m_in_flight[tag] = InFlight{&trans, static_cast<std::uint32_t>(last - first + 1), 0};
   const DramChannel::Time now = now_tck();
   DramChannel::Time wake = DramChannel::never;
-  for (const DramAddress& a : m_decoded) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const DramAddress& a = bursts[i];
     DramChannel& ch = m_channels[a.channel];
     ch.enqueue(DramChannel::Request::of(tag, write, a), now);
     m_next[a.channel] = std::min(m_next[a.channel], ch.next_hint(now));

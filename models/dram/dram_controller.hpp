@@ -50,7 +50,9 @@ class DramController : public DramTarget {
   bool accept(tlm::tlm_generic_payload& trans) override;
   void flush_model_stats(const sc_core::sc_time& now) override;
   void schedule();
+  // The first tCK boundary at or after `t`, and the same in doubles.
   DramChannel::Time tck_of(const sc_core::sc_time& t) const;
+  DramChannel::Time tck_of_seconds(const sc_core::sc_time& t) const;
   DramChannel::Time now_tck() const;
   // Kernel time of tCK `t` (the kernel's resolution is 1 ps).
   // An integral number of kernel units per tCK (every preset's, at the
@@ -72,10 +74,11 @@ class DramController : public DramTarget {
   };
 
   const DramConfig m_config;
-  const CommandEnergy m_energy;             // command_energy(m_config), once
-  const double m_ps_to_value;               // kernel time units per picosecond
-  std::int64_t m_tck_value = 0;             // kernel units per tCK when integral, else 0
-  DramChannel::Time m_tck_exact_below = 0;  // tCK counts whose product stays exact in a double
+  const CommandEnergy m_energy;                      // command_energy(m_config), once
+  const double m_ps_to_value;                        // kernel time units per picosecond
+  std::int64_t m_tck_value = 0;                      // kernel units per tCK when integral, else 0
+  DramChannel::Time m_tck_exact_below = 0;           // tCK counts whose product stays exact in a double
+  sc_core::sc_time::value_type m_tck_int_below = 0;  // kernel times whose tCK count tck_of takes in integers
   const AddressMapper m_mapper;
   const std::uint64_t m_burst_bytes;
   std::vector<DramChannel> m_channels;

@@ -125,23 +125,36 @@ void DramTarget::on_peq(tlm::tlm_generic_payload& trans, const tlm::tlm_phase&) 
 }
 
 void DramTarget::on_response_due() {
+  m_due_pending = false;  // the notification has fired
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   while (!m_due.empty() && m_due.top().at <= now) {
     tlm::tlm_generic_payload* trans = m_due.top().trans;
     m_due.pop();
     respond(*trans);
   }
-  if (!m_due.empty()) m_response_due.notify(m_due.top().at - now);
+  if (!m_due.empty()) notify_due(m_due.top().at);
+}
+
+void DramTarget::notify_due(const sc_core::sc_time& at) {
+  // Only a notification still in the future is surely pending (one due now
+  // may have fired already); the kernel keeps the earlier of two anyway.
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  if (m_due_pending && m_due_at <= at && m_due_at > now) return;
+  m_due_pending = true;
+  m_due_at = at;
+  m_response_due.notify(at - now);
 }
 
 void DramTarget::respond(tlm::tlm_generic_payload& trans) {
   // The data has moved.
   if (trans.is_read()) move(trans);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
-  const auto blocking = m_blocking.find(&trans);
-  if (blocking != m_blocking.end()) {
-    blocking->second->notify(sc_core::SC_ZERO_TIME);
-    return;
+  if (!m_blocking.empty()) {  // (no hashing when no b_transport caller waits)
+    const auto blocking = m_blocking.find(&trans);
+    if (blocking != m_blocking.end()) {
+      blocking->second->notify(sc_core::SC_ZERO_TIME);
+      return;
+    }
   }
   m_responses.push_back(&trans);
   send_pending();
@@ -164,8 +177,7 @@ void DramTarget::send_response(tlm::tlm_generic_payload& trans) {
 
 void DramTarget::complete(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at) {
   m_due.push(Due{at, m_due_seq++, &trans});
-  // An earlier notification replaces a later one; a later one is dropped.
-  m_response_due.notify(at - sc_core::sc_time_stamp());
+  notify_due(at);
 }
 
 void DramTarget::retry_held() {

@@ -122,6 +122,11 @@ class DramTarget : public sc_core::sc_module {
   std::priority_queue<Due, std::vector<Due>, std::greater<>> m_due;
   std::uint64_t m_due_seq = 0;
   sc_core::sc_event m_response_due;
+  // Notifies m_response_due at absolute time `at` unless a notification no
+  // later is pending (an earlier one replaces a later one; a later is dropped).
+  void notify_due(const sc_core::sc_time& at);
+  bool m_due_pending = false;  // m_response_due has a notification at m_due_at
+  sc_core::sc_time m_due_at;
   tlm::tlm_generic_payload* m_held = nullptr;  // a BEGIN_REQ refused for lack of room
   bool m_response_busy = false;                // a BEGIN_RESP awaits END_RESP
   std::deque<tlm::tlm_generic_payload*> m_responses;
