@@ -105,7 +105,7 @@ Dma::Transfer Dma::start(Job job) {
   if (job.end == End::sram && sram_socket.size() == 0)
     throw std::logic_error(std::string(name()) + ": an SRAM transfer needs sram_socket bound");
   const auto burst = static_cast<std::uint64_t>(m_config.burst_bytes);
-  t.m_state = std::make_shared<Transfer::State>();
+  t.m_state = new_state();
   t.m_state->left = job.rows * ((job.row_bytes + burst - 1) / burst);
   t.m_state->start = sc_core::sc_time_stamp();
   t.m_state->bytes = job.rows * job.row_bytes;
@@ -121,6 +121,34 @@ Dma::Transfer Dma::start(Job job) {
   }
   dispatch(job);
   return t;
+}
+
+std::shared_ptr<Dma::Transfer::State> Dma::new_state() {
+  // A pooled state is free again once only the pool holds it and it is over
+  // with no notification of its event pending: one at its end has fired by
+  // then, unless made for the next delta of this one. The ring is looked at
+  // from the oldest on, a few at a time (a state held long, say an input
+  // block that serves many tiles, is passed over).
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const std::uint64_t delta = sc_core::sc_delta_count();
+  for (std::size_t tries = std::min<std::size_t>(4, m_states.size()); tries > 0; --tries) {
+    std::shared_ptr<Transfer::State>& s = m_states[m_states_next];
+    m_states_next = (m_states_next + 1) % m_states.size();
+    if (s.use_count() == 1 && s->left == 0 && now >= s->last && !(now == s->last && s->delta_notified == delta)) {
+      Transfer::State& st = *s;
+      st.last = st.start = st.sram_tail = sc_core::SC_ZERO_TIME;
+      st.bytes = 0;
+      st.write = st.failed = false;
+      st.delta_notified = Transfer::State::no_delta;
+      return s;
+    }
+  }
+  auto s = std::make_shared<Transfer::State>();
+  if (m_states.size() < states_pooled) {  // the newest, just before the next to look at
+    m_states.insert(m_states.begin() + static_cast<std::ptrdiff_t>(m_states_next), s);
+    m_states_next = (m_states_next + 1) % m_states.size();
+  }
+  return s;
 }
 
 bool Dma::dispatch(Job& job, std::optional<std::size_t> at) {
@@ -500,7 +528,9 @@ void Dma::give_back(Slot& slot) {
 void Dma::complete_burst(std::shared_ptr<Transfer::State> state, const sc_core::sc_time& done) {
   state->last = std::max(state->last, done);
   if (--state->left == 0) {
-    state->finished.notify(state->last - sc_core::sc_time_stamp());
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    if (state->last == now) state->delta_notified = sc_core::sc_delta_count();  // pending till the next delta
+    state->finished.notify(state->last - now);
     if (Timeline* t = Timeline::of(*this))
       t->interval(state->write ? "dma write" : "dma read", fmt::format("{} B", state->bytes), state->start,
                   state->last);

@@ -85,6 +85,10 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
       // ends the transfer (the others overlap the bursts still arriving).
       sc_core::sc_time sram_tail = sc_core::SC_ZERO_TIME;
       sc_core::sc_event finished;
+      // The delta (sc_delta_count) in which `finished` was last notified for
+      // the next delta, if any (Dma::new_state reuses no state before then).
+      static constexpr std::uint64_t no_delta = ~std::uint64_t{0};
+      std::uint64_t delta_notified = no_delta;
     };
     std::shared_ptr<State> m_state;
   };
@@ -204,6 +208,9 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   };
 
   Transfer start(Job job);
+  // A transfer's state: a pooled one no longer in use, or a new one. Reuse
+  // keeps its event's process lists, so a transfer costs no allocation.
+  std::shared_ptr<Transfer::State> new_state();
   // A started job toward the memory: timed at once, or queued for the socket
   // (true) at `at`, by default last (a write-back while sharing: ahead of
   // the reads).
@@ -267,6 +274,11 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   std::uint64_t m_timed_seq = 0;
   sc_core::sc_event m_timed_due;
   std::uint64_t m_exclusive_transfers = 0;
+  // Transfer states for reuse, oldest at m_states_next (a ring: transfers
+  // mostly end in the order they start).
+  static constexpr std::size_t states_pooled = 512;
+  std::vector<std::shared_ptr<Transfer::State>> m_states;
+  std::size_t m_states_next = 0;
   // Descriptor overlap: the current operation's streamed operands are all
   // taken; the ranges whose reads wait, and the reads waiting.
   bool m_consumed = false;

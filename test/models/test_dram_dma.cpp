@@ -396,6 +396,39 @@ TEST_CASE("DMA: exclusive timing gives every transfer the same end and the DRAM 
   CHECK(socket.dma.exclusive_transfers() == 0);
 }
 
+TEST_CASE("DMA: a transfer's state is not reused while its end's notification is pending for the next delta") {
+  // A data-less read ends through exclusive_done(), which notifies its end
+  // for the next delta; a load started in that same delta (a thread woken at
+  // that time runs after the method) is notified at once for its own end.
+  // Were the read's state, no longer held, reused for the load, the pending
+  // notification would swallow the load's, and its waiter would never wake.
+  ExclusiveRig r("reuse", true);
+  sc_time read_took, load_took, load_end;
+  bool load_done = false;
+  test::Stimulus s("s", [&] {
+    sc_time t0 = sc_core::sc_time_stamp();
+    Dma::wait_for(r.dma.start_read(0, 64, 1, 64, nullptr));  // alone: how long each takes from idle
+    read_took = sc_core::sc_time_stamp() - t0;
+    sc_core::wait(1, SC_NS);
+    t0 = sc_core::sc_time_stamp();
+    Dma::wait_for(r.dma.start_load(4096, 64, 1, 64, 0, true));
+    load_took = sc_core::sc_time_stamp() - t0;
+    sc_core::wait(1000, SC_NS);                  // idle again
+    r.dma.start_read(8192, 64, 1, 64, nullptr);  // not held: its state goes back to the pool
+    sc_core::wait(read_took);                    // its end, in the delta of its notification
+    const Dma::Transfer load = r.dma.start_load(12288, 64, 1, 64, 0, true);
+    t0 = sc_core::sc_time_stamp();
+    Dma::wait_for(load);
+    load_end = sc_core::sc_time_stamp() - t0;
+    load_done = load.done();
+  });
+  test::run_clean();
+  REQUIRE(read_took > sc_core::SC_ZERO_TIME);
+  CHECK(load_done);
+  CHECK(load_end == load_took);
+  CHECK(r.dma.exclusive_transfers() == 4);
+}
+
 TEST_CASE("Ideal DRAM: a transfer's run of bursts gets the times and window of timing them one by one") {
   // The pipe inline (IdealDram::time_run) against the default, which calls
   // time_burst() per burst; both with the DMA's window of 4 slots.
