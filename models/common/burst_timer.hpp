@@ -58,23 +58,38 @@ class BurstWindow {
   template <class Time>
   Value run(std::uint64_t addr, std::uint64_t rows, std::uint64_t row_bytes, std::uint64_t stride, std::uint64_t burst,
             Value now, Time&& time) {
+    if (rows == 0) return 0;
     Value* const ring = m_ring.data();
     const std::size_t cap = m_ring.size(), size = m_size;
-    std::size_t head = m_head;
-    Value last = last_send, response = 0;
-    for (std::uint64_t row = 0, col = 0; row < rows;) {
-      const Value at = std::max(std::max(now, last), ring[head]);
-      const Value r = time(addr + row * stride + col, std::min(burst, row_bytes - col), at);
-      col += burst;
-      if (col >= row_bytes) {
-        col = 0;
-        ++row;
-      }
+    std::size_t head = m_head, back = head + size - 1;  // the front's and the back's slots
+    if (back >= cap) back -= cap;
+    Value latest = ring[back];  // the back's time: the latest
+    // After the first burst the last send is at least `now`: fold it in once.
+    Value last = std::max(last_send, now), response = 0;
+    const auto send = [&](std::uint64_t at_addr, std::uint64_t len) {
+      const Value at = std::max(last, ring[head]);
+      const Value r = time(at_addr, len, at);
       last = at;
-      // The front's slot is taken; `r` goes in at the back.
+      // The front's slot is taken; `r` goes in at the back, past the later
+      // times (almost always none: the memory answers in order).
       head = head + 1 == cap ? 0 : head + 1;
-      place(ring, cap, head, size, r);
+      back = back + 1 == cap ? 0 : back + 1;
+      if (r >= latest) {
+        ring[back] = r;
+        latest = r;
+      } else {
+        place(ring, cap, head, size, r);
+        latest = ring[back];
+      }
       response = std::max(response, r);
+    };
+    // Each row: its whole bursts, then the shorter last one if any (an empty
+    // row is one empty burst).
+    const std::uint64_t whole = row_bytes / burst, rest = row_bytes - whole * burst;
+    for (std::uint64_t row = 0; row < rows; ++row) {
+      const std::uint64_t base = addr + row * stride;
+      for (std::uint64_t k = 0; k < whole; ++k) send(base + k * burst, burst);
+      if (rest != 0 || whole == 0) send(base + whole * burst, rest);
     }
     m_head = head;
     last_send = last;

@@ -21,8 +21,8 @@ class KernelTime {
   // to_seconds(v) * 1e12, inline.
   static double to_ps(Value v) { return static_cast<double>(v) * 1000.0 * 1e-15 * 1e12; }
   // sc_time(ps, SC_PS).value(), inline (ps >= 0).
+  // (The kernel returns 0 for 0 without rounding; 0 + 0.5 truncates to 0 too.)
   static Value from_ps(double ps) {
-    if (ps == 0) return 0;
     const double rounded = ps + 0.5;
     return static_cast<Value>(static_cast<std::int64_t>(rounded));
   }

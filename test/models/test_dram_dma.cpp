@@ -457,6 +457,61 @@ TEST_CASE("Ideal DRAM: a transfer's run of bursts gets the times and window of t
         one_by_one.time_burst(tlm::TLM_READ_COMMAND, 0, 64, now));
 }
 
+TEST_CASE("Burst window: a run gives each burst the address, length and time of take() and sent() one by one") {
+  // A memory that answers out of order (random latencies), so that a response
+  // often goes into the window ahead of later ones; rows shorter and longer
+  // than a burst, empty ones and ragged ends.
+  BurstWindow run, one;
+  for (BurstWindow* w : {&run, &one}) {
+    w->reset(5);
+    for (int i = 0; i < 5; ++i) w->insert(0);
+  }
+  std::mt19937_64 rng(23);
+  std::uniform_int_distribution<std::uint64_t> rows(0, 4), row_bytes(0, 300), gap(0, 100), latency(1, 900),
+      idle(0, 3000), burst_of(1, 3);
+  BurstWindow::Value now = 0;
+  std::size_t out_of_order = 0;
+  for (int i = 0; i < 3000; ++i) {
+    now += idle(rng);
+    const std::uint64_t r = rows(rng), b = row_bytes(rng), stride = b + gap(rng), burst = 32 * burst_of(rng);
+    // The run's bursts as its timer sees them, with the latencies drawn for them.
+    struct Seen {
+      std::uint64_t addr, len;
+      BurstWindow::Value at, response;
+    };
+    std::vector<Seen> seen;
+    const BurstWindow::Value end =
+        run.run(0x4000, r, b, stride, burst, now, [&](std::uint64_t addr, std::uint64_t len, BurstWindow::Value at) {
+          const BurstWindow::Value response = at + latency(rng);
+          seen.push_back(Seen{addr, len, at, response});
+          return response;
+        });
+    // The same bursts burst by burst.
+    BurstWindow::Value latest = 0;
+    std::size_t k = 0;
+    for (std::uint64_t row = 0; row < r; ++row)
+      for (std::uint64_t col = 0;;) {
+        const std::uint64_t len = std::min(burst, b - col);
+        REQUIRE(k < seen.size());
+        CHECK(seen[k].addr == 0x4000 + row * stride + col);
+        CHECK(seen[k].len == len);
+        const BurstWindow::Value at = one.take(now);
+        REQUIRE(seen[k].at == at);
+        if (k > 0 && seen[k].response < seen[k - 1].response) ++out_of_order;
+        one.sent(at, seen[k].response);
+        latest = std::max(latest, seen[k].response);
+        ++k;
+        col += burst;
+        if (col >= b) break;
+      }
+    CHECK(k == seen.size());
+    CHECK(end == latest);
+    REQUIRE(run.last_send == one.last_send);
+    REQUIRE(run.front() == one.front());
+  }
+  CHECK(out_of_order > 1000);  // responses out of order: the window sorted them
+}
+
 TEST_CASE("DMA: reads touching held ranges wait, in order, until released, and other transfers go on") {
   CheckedDma rig(ideal(64.0, 0.0), bursts_of(64));
   IdealDram& dram = rig.dram;
