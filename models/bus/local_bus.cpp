@@ -14,10 +14,15 @@ LocalBus::LocalBus(const sc_core::sc_module_name& name, bool check_protocol)
 }
 
 int LocalBus::decode(std::uint64_t addr, std::uint64_t len) const {
-  for (std::size_t i = 0; i < m_windows.size(); ++i) {
-    const Window& w = m_windows[i];
-    if (addr >= w.base && addr - w.base < w.size && len <= w.size - (addr - w.base)) return static_cast<int>(i);
-  }
+  // A unit's accesses come in runs to one buffer: the last window first, when
+  // no earlier one could also hold the access.
+  if (m_last < m_windows.size() && m_windows[m_last].alone && m_windows[m_last].holds(addr, len))
+    return static_cast<int>(m_last);
+  for (std::size_t i = 0; i < m_windows.size(); ++i)
+    if (m_windows[i].holds(addr, len)) {
+      m_last = i;
+      return static_cast<int>(i);
+    }
   return -1;
 }
 

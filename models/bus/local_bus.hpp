@@ -42,7 +42,11 @@ class LocalBus : public sc_core::sc_module {
     } else {
       initiator_socket.bind(target);
     }
-    m_windows.push_back({base, size});
+    // A window that no earlier one overlaps is the first to hold any access
+    // it holds: decode() may try it first when it held the last one.
+    bool alone = true;
+    for (const Window& w : m_windows) alone = alone && (base >= w.base + w.size || w.base >= base + size);
+    m_windows.push_back({base, size, alone});
   }
   // The base of window `i`, in the order attached.
   std::uint64_t base(std::size_t i) const { return m_windows.at(i).base; }
@@ -52,9 +56,14 @@ class LocalBus : public sc_core::sc_module {
  private:
   struct Window {
     std::uint64_t base, size;
+    bool alone;  // no earlier window overlaps it
+    bool holds(std::uint64_t addr, std::uint64_t len) const {
+      return addr >= base && addr - base < size && len <= size - (addr - base);
+    }
   };
-  // The window holding [addr, addr + len), or -1.
+  // The first window holding [addr, addr + len), or -1.
   int decode(std::uint64_t addr, std::uint64_t len) const;
+  mutable std::size_t m_last = 0;  // the window decode() found last
   void b_transport(int from, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned int transport_dbg(int from, tlm::tlm_generic_payload& trans);
   bool get_direct_mem_ptr(int from, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "arch/accelerators.hpp"
+#include "bus/local_bus.hpp"
 #include "checker/protocol_checker.hpp"
 #include "config/load_arch.hpp"
 #include "dma/dma.hpp"
@@ -510,6 +511,42 @@ TEST_CASE("Burst window: a run gives each burst the address, length and time of 
     REQUIRE(run.front() == one.front());
   }
   CHECK(out_of_order > 1000);  // responses out of order: the window sorted them
+}
+
+TEST_CASE("Local bus: an access goes to the first window that holds it, whichever window the last one went to") {
+  // Windows b and c overlap in [0x1800, 0x2000): b, attached first, holds it.
+  LocalBus bus("bus");
+  Sram a("a", SramConfig{}, 500.0), b("b", SramConfig{}, 500.0), c("c", SramConfig{}, 500.0);
+  bus.attach(a.target_socket, 0x0, 0x1000);
+  bus.attach(b.target_socket, 0x1000, 0x1000);
+  bus.attach(c.target_socket, 0x1800, 0x1000);
+  test::BareInitiator host("host");
+  host.socket.bind(bus.target_socket);
+  std::vector<tlm::tlm_response_status> status;
+  test::Stimulus s("s", [&] {
+    const auto write = [&](std::uint64_t addr, std::uint8_t value) {
+      sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+      status.push_back(host.access(tlm::TLM_WRITE_COMMAND, addr, &value, 1, d));
+    };
+    write(0x2400, 1);  // only c holds it
+    write(0x1900, 2);  // b and c: b
+    write(0x1900, 3);  // again, with b found last
+    write(0x2400, 4);
+    write(0x0010, 5);  // a, alone
+    write(0x0011, 6);
+    write(0x1910, 7);  // b, after a
+    write(0x3000, 8);  // none
+  });
+  test::run_clean();
+  REQUIRE(status.size() == 8);
+  for (std::size_t i = 0; i < 7; ++i) CHECK(status[i] == tlm::TLM_OK_RESPONSE);
+  CHECK(status[7] == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  CHECK(c.data()[0x2400 - 0x1800] == 4);
+  CHECK(b.data()[0x1900 - 0x1000] == 3);
+  CHECK(c.data()[0x1900 - 0x1800] == 0);  // never written through c
+  CHECK(a.data()[0x10] == 5);
+  CHECK(a.data()[0x11] == 6);
+  CHECK(b.data()[0x1910 - 0x1000] == 7);
 }
 
 TEST_CASE("DMA: reads touching held ranges wait, in order, until released, and other transfers go on") {
