@@ -118,10 +118,17 @@ void DramChannel::enqueue(const Request& in, Time now) {
     cmd = r.write ? DramCommand::wr : DramCommand::rd;
     t = col_ready(r.write, r.rank, r.bank_group, b);
   } else if (b.open_row >= 0) {
-    // A PRE for the newcomer waits if an older request hits this bank; let a
-    // full choice decide.
-    m_cache.reset();
-    return;
+    // A miss on an open row. A bank's candidate is its oldest hit, or else a
+    // PRE for its oldest request: with older requests of this kind at the
+    // bank (the newcomer is queued already) neither changes, and without,
+    // the newcomer's PRE is the bank's candidate. The choice stays exact,
+    // but the channel is stepped at this arrival, as it was when this case
+    // dropped the kept choice (a step's command may issue at the command
+    // bus's next slot, ahead of later arrivals).
+    m_step_at_arrival = true;
+    if ((r.write ? m_writes : m_reads).bank(r.bank).size() > 1) return;
+    cmd = DramCommand::pre;
+    t = std::max(b.next_pre, m_next_cmd);
   } else {
     cmd = DramCommand::act;
     t = act_ready(r.rank, r.bank_group, b);
@@ -352,6 +359,7 @@ const DramChannel::Hit& DramChannel::oldest_hit(bool write, std::uint32_t bank) 
 
 DramChannel::StepResult DramChannel::step(Time now) {
   StepResult out;
+  m_step_at_arrival = false;
   if (queued() == 0) return out;  // idle: refresh is caught up on the next arrival
   now = std::max(now, m_next_cmd);
   const bool was_write_mode = m_write_mode;

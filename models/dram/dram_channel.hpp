@@ -122,7 +122,9 @@ class DramChannel {
   void enqueue(const Request& r, Time now);
   // When step() next has something to do, as far as is known without a full
   // choice: the kept choice's time, else `now`.
-  Time next_hint(Time now) const { return m_cache ? std::max(std::min(m_cache->time, m_refresh_due_min), now) : now; }
+  Time next_hint(Time now) const {
+    return m_cache && !m_step_at_arrival ? std::max(std::min(m_cache->time, m_refresh_due_min), now) : now;
+  }
   // Issues at most one command at `now` and says when to come back.
   StepResult step(Time now);
 
@@ -247,6 +249,7 @@ class DramChannel {
   std::uint32_t m_last_write_rank = 0, m_last_write_bg = 0;
   std::vector<char> m_rank_due;      // per rank: a refresh is due (choose())
   std::optional<Candidate> m_cache;  // the choice for the next step, if still valid
+  bool m_step_at_arrival = false;    // the next step is due at the last arrival (next_hint)
   std::vector<Hit> m_hit[2];
   // choose(): per rank and bank group, the ACT floor computed on first use
   // in a choice, and the choice it was computed for; each bank's group.
