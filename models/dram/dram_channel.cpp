@@ -40,7 +40,7 @@ DramChannel::DramChannel(const DramConfig& config, bool use_cache)
 }
 
 void DramChannel::BankQueues::push(const Request& r) {
-  std::deque<Request>& q = m_per_bank[r.bank];
+  std::vector<Request>& q = m_per_bank[r.bank];
   if (q.empty()) {
     m_where[r.bank] = m_active.size();
     m_active.push_back(r.bank);
@@ -50,18 +50,15 @@ void DramChannel::BankQueues::push(const Request& r) {
 }
 
 const DramChannel::Request& DramChannel::BankQueues::find(std::uint32_t b, std::uint64_t seq) const {
-  const std::deque<Request>& q = m_per_bank[b];
+  const std::vector<Request>& q = m_per_bank[b];
   return *std::find_if(q.begin(), q.end(), [seq](const Request& r) { return r.seq == seq; });
 }
 
 DramChannel::Request DramChannel::BankQueues::take(std::uint32_t b, std::uint64_t seq) {
-  std::deque<Request>& q = m_per_bank[b];
+  std::vector<Request>& q = m_per_bank[b];
   const auto it = std::find_if(q.begin(), q.end(), [seq](const Request& r) { return r.seq == seq; });
   const Request r = *it;
-  if (it == q.begin())
-    q.pop_front();
-  else
-    q.erase(it);
+  q.erase(it);
   --m_size;
   if (q.empty()) {  // the bank leaves the active list (swap with the last)
     const std::size_t at = m_where[b];
@@ -347,7 +344,7 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
 const DramChannel::Hit& DramChannel::oldest_hit(bool write, std::uint32_t bank) {
   Hit& h = m_hit[write][bank];
   if (h.valid) return h;
-  const std::deque<Request>& requests = (write ? m_writes : m_reads).bank(bank);
+  const std::vector<Request>& requests = (write ? m_writes : m_reads).bank(bank);
   const std::int64_t row = m_banks[bank].open_row;
   const auto it = std::find_if(requests.begin(), requests.end(),
                                [row](const Request& r) { return row == static_cast<std::int64_t>(r.row); });

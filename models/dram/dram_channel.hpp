@@ -26,7 +26,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -105,7 +104,7 @@ class DramChannel {
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     const std::vector<std::uint32_t>& active() const { return m_active; }
-    const std::deque<Request>& bank(std::uint32_t b) const { return m_per_bank[b]; }
+    const std::vector<Request>& bank(std::uint32_t b) const { return m_per_bank[b]; }
     void push(const Request& r);
     // Removes request `seq` of bank `b` and returns it.
     Request take(std::uint32_t b, std::uint64_t seq);
@@ -113,7 +112,7 @@ class DramChannel {
 
    private:
     static constexpr std::size_t none = static_cast<std::size_t>(-1);
-    std::vector<std::deque<Request>> m_per_bank;
+    std::vector<std::vector<Request>> m_per_bank;
     std::vector<std::uint32_t> m_active;
     std::vector<std::size_t> m_where;  // position in m_active, or none
     std::size_t m_size = 0;
