@@ -49,6 +49,59 @@ void Dma::set_exclusive_timer(BurstTimer* timer) {
     for (int i = 0; i < m_config.max_outstanding; ++i) m_window.insert(0);
 }
 
+void Dma::set_run_ahead_target(RunAheadTarget* target) {
+  if (target && m_timeout != sc_core::SC_ZERO_TIME)
+    throw std::logic_error(std::string(name()) + ": running ahead needs every burst on the socket with a timeout");
+  m_run_ahead = target;
+  m_clock = target ? &target->run_ahead_clock() : nullptr;
+}
+
+bool Dma::can_run_ahead() const {
+  if (m_timer) return false;
+  for (const Job& job : m_jobs)
+    if (job.cmd != tlm::TLM_READ_COMMAND) return false;
+  return true;
+}
+
+bool Dma::owns(const tlm::tlm_generic_payload& trans) const {
+  return std::any_of(m_slots.begin(), m_slots.end(), [&trans](const std::unique_ptr<Slot>& s) {
+    return static_cast<const tlm::tlm_generic_payload*>(s.get()) == &trans;
+  });
+}
+
+bool Dma::take_wakeup() {
+  const bool woken = m_woken;
+  m_woken = false;
+  return woken;
+}
+
+void Dma::issue_ready() {
+  for (;;) {
+    drain_to_sram();
+    if (blocked()) return;
+    sc_core::sc_time sram_delay;
+    Slot& slot = next_burst(sram_delay);  // reads only (can_run_ahead): no SRAM read before it leaves
+    send(slot);
+  }
+}
+
+bool Dma::would_end_transfer(tlm::tlm_generic_payload* const* batch, std::size_t n) const {
+  for (std::size_t i = 0; i < n; ++i) {
+    const Transfer::State* owner = static_cast<const Slot*>(batch[i])->owner.get();
+    std::uint64_t in_batch = 0;
+    for (std::size_t j = 0; j < n; ++j) in_batch += static_cast<const Slot*>(batch[j])->owner.get() == owner;
+    if (in_batch >= owner->left) return true;
+  }
+  return false;
+}
+
+void Dma::wake_issue() {
+  if (m_clock && m_clock->active)
+    m_woken = true;
+  else
+    m_wakeup.notify(sc_core::SC_ZERO_TIME);
+}
+
 Dma::~Dma() {
   for (auto& s : m_slots) s->clear_extension<TimingOnly>();
 }
@@ -296,18 +349,22 @@ void Dma::account_timing_load(Job& job) {
                                      nullptr, last, true);
 }
 
+void Dma::drain_to_sram() {
+  // Loaded bursts go into the SRAM first: that frees their slots.
+  while (!m_to_sram.empty()) {
+    Slot& slot = *m_to_sram.front();
+    m_to_sram.pop_front();
+    const sc_core::sc_time d = sram_access(tlm::TLM_WRITE_COMMAND, slot.sram_addr, slot.staging.data(),
+                                           slot.get_data_length(), slot.get_extension<TimingOnly>() != nullptr);
+    retire(slot, now() + d);
+  }
+}
+
 void Dma::issue_thread() {
-  const auto burst = static_cast<std::uint64_t>(m_config.burst_bytes);
   for (;;) {
-    // Loaded bursts go into the SRAM first: that frees their slots.
-    while (!m_to_sram.empty()) {
-      Slot& slot = *m_to_sram.front();
-      m_to_sram.pop_front();
-      const sc_core::sc_time d = sram_access(tlm::TLM_WRITE_COMMAND, slot.sram_addr, slot.staging.data(),
-                                             slot.get_data_length(), slot.get_extension<TimingOnly>() != nullptr);
-      retire(slot, sc_core::sc_time_stamp() + d);
-    }
-    if (m_jobs.empty() || m_free.empty() || m_waiting_end_req) {
+    drain_to_sram();
+    if (blocked()) {
+      if (m_run_ahead && can_run_ahead()) m_run_ahead->run_ahead(*this);
       wait(m_wakeup);
       continue;
     }
@@ -321,60 +378,67 @@ void Dma::issue_thread() {
       m_window.pop_front();
       ++m_socket_slots;
     }
-    Job& job = m_jobs.front();
-    if (job.row == 0 && job.col == 0 && job.end == End::sram && job.timing_only && job.cmd == tlm::TLM_READ_COMMAND)
-      account_timing_load(job);
-    Slot& slot = *m_free.back();
-    m_free.pop_back();
-    const std::uint64_t len = std::min(burst, job.row_bytes - job.col);
-    const std::uint64_t offset = job.row * job.row_bytes + job.col;
-    const std::uint64_t sram_offset = job.sram_pitch ? job.row * job.sram_pitch + job.col : offset;
-    tlm::tlm_generic_payload& trans = slot;
-    trans.set_command(job.cmd);
-    trans.set_address(job.addr + job.row * job.stride + job.col);
-    trans.set_data_length(static_cast<unsigned int>(len));
-    trans.set_streaming_width(static_cast<unsigned int>(len));
-    trans.set_byte_enable_ptr(nullptr);
-    trans.set_dmi_allowed(false);
-    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    slot.to_sram = job.end == End::sram && job.cmd == tlm::TLM_READ_COMMAND;
-    slot.sram_addr = job.sram + sram_offset;
-    sc_core::sc_time sram_delay = sc_core::SC_ZERO_TIME;
-    if (job.end == End::host) {
-      trans.set_data_ptr(job.host + offset);
-    } else if (job.end == End::sram) {
-      trans.set_data_ptr(slot.staging.data());
-      if (job.cmd == tlm::TLM_WRITE_COMMAND)  // a store reads the SRAM first
-        sram_delay = sram_access(tlm::TLM_READ_COMMAND, slot.sram_addr, slot.staging.data(), len, job.timing_only);
-    } else {
-      trans.set_data_ptr(m_scratch.data());
-      if (job.cmd == tlm::TLM_WRITE_COMMAND) {
-        trans.set_byte_enable_ptr(m_disabled.data());
-        trans.set_byte_enable_length(static_cast<unsigned int>(len));
-      }
-    }
-    if (job.timing_only) {
-      if (!trans.get_extension<TimingOnly>()) trans.set_extension(&slot.timing_only);
-    } else {
-      trans.clear_extension<TimingOnly>();
-    }
-    slot.owner = job.state;
-    m_stats.inc(m_bursts);
-    m_stats.inc(job.cmd == tlm::TLM_READ_COMMAND ? m_bytes_read : m_bytes_written, static_cast<double>(len));
-    job.col += len;
-    if (job.col == job.row_bytes) {
-      job.col = 0;
-      ++job.row;
-    }
-    if (job.row == job.rows) m_jobs.pop_front();  // all its bursts are on their way
+    sc_core::sc_time sram_delay;
+    Slot& slot = next_burst(sram_delay);
     if (sram_delay != sc_core::SC_ZERO_TIME) wait(sram_delay);
     send(slot);
   }
 }
 
+Dma::Slot& Dma::next_burst(sc_core::sc_time& sram_delay) {
+  const auto burst = static_cast<std::uint64_t>(m_config.burst_bytes);
+  Job& job = m_jobs.front();
+  if (job.row == 0 && job.col == 0 && job.end == End::sram && job.timing_only && job.cmd == tlm::TLM_READ_COMMAND)
+    account_timing_load(job);
+  Slot& slot = *m_free.back();
+  m_free.pop_back();
+  const std::uint64_t len = std::min(burst, job.row_bytes - job.col);
+  const std::uint64_t offset = job.row * job.row_bytes + job.col;
+  const std::uint64_t sram_offset = job.sram_pitch ? job.row * job.sram_pitch + job.col : offset;
+  tlm::tlm_generic_payload& trans = slot;
+  trans.set_command(job.cmd);
+  trans.set_address(job.addr + job.row * job.stride + job.col);
+  trans.set_data_length(static_cast<unsigned int>(len));
+  trans.set_streaming_width(static_cast<unsigned int>(len));
+  trans.set_byte_enable_ptr(nullptr);
+  trans.set_dmi_allowed(false);
+  trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  slot.to_sram = job.end == End::sram && job.cmd == tlm::TLM_READ_COMMAND;
+  slot.sram_addr = job.sram + sram_offset;
+  sram_delay = sc_core::SC_ZERO_TIME;
+  if (job.end == End::host) {
+    trans.set_data_ptr(job.host + offset);
+  } else if (job.end == End::sram) {
+    trans.set_data_ptr(slot.staging.data());
+    if (job.cmd == tlm::TLM_WRITE_COMMAND)  // a store reads the SRAM first
+      sram_delay = sram_access(tlm::TLM_READ_COMMAND, slot.sram_addr, slot.staging.data(), len, job.timing_only);
+  } else {
+    trans.set_data_ptr(m_scratch.data());
+    if (job.cmd == tlm::TLM_WRITE_COMMAND) {
+      trans.set_byte_enable_ptr(m_disabled.data());
+      trans.set_byte_enable_length(static_cast<unsigned int>(len));
+    }
+  }
+  if (job.timing_only) {
+    if (!trans.get_extension<TimingOnly>()) trans.set_extension(&slot.timing_only);
+  } else {
+    trans.clear_extension<TimingOnly>();
+  }
+  slot.owner = job.state;
+  m_stats.inc(m_bursts);
+  m_stats.inc(job.cmd == tlm::TLM_READ_COMMAND ? m_bytes_read : m_bytes_written, static_cast<double>(len));
+  job.col += len;
+  if (job.col == job.row_bytes) {
+    job.col = 0;
+    ++job.row;
+  }
+  if (job.row == job.rows) m_jobs.pop_front();  // all its bursts are on their way
+  return slot;
+}
+
 void Dma::send(Slot& slot) {
   tlm::tlm_generic_payload& trans = slot;
-  m_window.last_send = sc_core::sc_time_stamp().value();
+  m_window.last_send = now().value();
   trans.acquire();
   slot.pending = true;
   if (m_timeout != sc_core::SC_ZERO_TIME) {
@@ -436,7 +500,7 @@ tlm::tlm_sync_enum Dma::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tl
     }
     if (&trans == m_waiting_end_req) {
       m_waiting_end_req = nullptr;
-      m_wakeup.notify(sc_core::SC_ZERO_TIME);
+      wake_issue();
     }
     if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;
     finish(trans);
@@ -500,15 +564,15 @@ void Dma::finish(tlm::tlm_generic_payload& trans) {
   trans.release();
   if (slot.to_sram && slot.get_extension<TimingOnly>()) {  // written into the SRAM when its job started
     const sc_core::sc_time tail = slot.owner->sram_tail;
-    retire(slot, sc_core::sc_time_stamp() + tail);
+    retire(slot, now() + tail);
     return;
   }
   if (slot.to_sram) {  // the issue thread writes it into the SRAM
     m_to_sram.push_back(&slot);
-    m_wakeup.notify(sc_core::SC_ZERO_TIME);
+    wake_issue();
     return;
   }
-  retire(slot, sc_core::sc_time_stamp());
+  retire(slot, now());
 }
 
 void Dma::retire(Slot& slot, const sc_core::sc_time& done) {
@@ -522,7 +586,7 @@ void Dma::give_back(Slot& slot) {
     m_window.insert(sc_core::sc_time_stamp().value());
     --m_socket_slots;
   }
-  m_wakeup.notify(sc_core::SC_ZERO_TIME);
+  wake_issue();
 }
 
 void Dma::complete_burst(std::shared_ptr<Transfer::State> state, const sc_core::sc_time& done) {

@@ -53,13 +53,14 @@
 #include <tlm>
 
 #include "common/burst_timer.hpp"
+#include "common/run_ahead.hpp"
 #include "common/stats.hpp"
 #include "common/timing_only.hpp"
 #include "dma/dma_config.hpp"
 
 namespace eva {
 
-class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
+class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface, private RunAheadInitiator {
  public:
   tlm_utils::simple_initiator_socket<Dma> initiator_socket;      // toward DRAM (AT)
   tlm_utils::simple_initiator_socket_optional<Dma> sram_socket;  // toward an on-chip SRAM (LT)
@@ -157,6 +158,12 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   void set_exclusive_timer(BurstTimer* timer);
   // Transfers timed by the exclusive timer so far.
   std::uint64_t exclusive_transfers() const { return m_exclusive_transfers; }
+  // `target` is the memory on initiator_socket, which no other initiator
+  // reaches and nothing sits in front of: when the issue thread would wait,
+  // it lets the memory run itself and the thread's loop ahead of the kernel
+  // while that is exact (common/run_ahead.hpp); nullptr: never. Before the
+  // simulation starts; not with a response timeout.
+  void set_run_ahead_target(RunAheadTarget* target);
 
   // Descriptor overlap (dma.descriptor_overlap, run by Platform's driver).
   // An operation's control calls operands_consumed() once it has taken the
@@ -220,6 +227,23 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   void time_now(Job& job);
   void exclusive_done();  // SC_METHOD: transfers timed by time_now() that are over
   void issue_thread();
+  // The issue loop's parts: the loaded bursts written into the SRAM; the
+  // next burst of the first job, in a slot (a store's SRAM read time in
+  // `sram_delay`, which the burst waits before it leaves).
+  void drain_to_sram();
+  Slot& next_burst(sc_core::sc_time& sram_delay);
+  bool blocked() const { return m_jobs.empty() || m_free.empty() || m_waiting_end_req; }
+  // Wakes the issue thread (in a run ahead: the loop's wake-up).
+  void wake_issue();
+  // The current time: the kernel's, or a run ahead's.
+  sc_core::sc_time now() const { return m_clock ? m_clock->get() : sc_core::sc_time_stamp(); }
+  // Run ahead (RunAheadInitiator): whether the queued jobs allow it (reads
+  // only: a store's SRAM read would make the loop wait).
+  bool can_run_ahead() const;
+  bool owns(const tlm::tlm_generic_payload& trans) const override;
+  bool take_wakeup() override;
+  void issue_ready() override;
+  bool would_end_transfer(tlm::tlm_generic_payload* const* batch, std::size_t n) const override;
   void account_timing_load(Job& job);
   void send(Slot& slot);
   void finish(tlm::tlm_generic_payload& trans);
@@ -274,6 +298,9 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface {
   std::uint64_t m_timed_seq = 0;
   sc_core::sc_event m_timed_due;
   std::uint64_t m_exclusive_transfers = 0;
+  RunAheadTarget* m_run_ahead = nullptr;
+  const RunAheadClock* m_clock = nullptr;  // m_run_ahead's
+  bool m_woken = false;                    // woken in a run ahead (take_wakeup)
   // Transfer states for reuse, oldest at m_states_next (a ring: transfers
   // mostly end in the order they start).
   static constexpr std::size_t states_pooled = 512;

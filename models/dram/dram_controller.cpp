@@ -63,7 +63,7 @@ DramChannel::Time DramController::tck_of_seconds(const sc_core::sc_time& t) cons
   return static_cast<DramChannel::Time>(std::ceil(ps / m_config.tck_ps - 1e-6));
 }
 
-DramChannel::Time DramController::now_tck() const { return tck_of(sc_core::sc_time_stamp()); }
+DramChannel::Time DramController::now_tck() const { return tck_of(current_time()); }
 
 bool DramController::accept(tlm::tlm_generic_payload& trans) {
   const std::uint64_t first = trans.get_address() / m_burst_bytes;
@@ -118,7 +118,7 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
   // An earlier notification replaces a later one; a later one is dropped.
   wake_at(at_tck(wake));
   if (write && m_config.posted_writes) {  // answered now; its bursts drain later
-    complete(trans, sc_core::sc_time_stamp());
+    complete(trans, current_time());
     m_in_flight[tag].trans = nullptr;
     ++m_posted;
   }
@@ -126,6 +126,11 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
 }
 
 void DramController::wake_at(const sc_core::sc_time& at) {
+  if (!m_wake_next_pending || at < m_wake_next_at) {  // the kernel keeps the earlier of two
+    m_wake_next_pending = true;
+    m_wake_next_at = at;
+  }
+  if (m_clock.active) return;  // the run-ahead loop's notification
   // Only a notification still in the future is surely pending (one due now
   // may have fired already); notifying again is always allowed.
   if (m_wake_pending && m_wake_at <= at && m_wake_at > sc_core::sc_time_stamp()) return;
@@ -134,8 +139,56 @@ void DramController::wake_at(const sc_core::sc_time& at) {
   m_wake.notify(at - sc_core::sc_time_stamp());
 }
 
+void DramController::run_ahead(RunAheadInitiator& initiator) {
+  if (m_posted > 0 || !run_ahead_allowed(initiator)) return;
+  // The scheduler's and the responses' notifications become the loop's.
+  m_wake.cancel();
+  m_wake_pending = false;
+  sc_core::sc_time due_at;
+  withdraw_due(due_at);
+  const sc_core::sc_time start = sc_core::sc_time_stamp();
+  // The earliest time at which another process has something to do.
+  const sc_core::sc_time ahead = sc_core::sc_time_to_pending_activity();
+  if (ahead != sc_core::SC_ZERO_TIME) {
+    const sc_core::sc_time limit = start + ahead;
+    m_clock.now = start;
+    m_clock.active = true;
+    for (;;) {
+      // One delta: the methods notified for it (the scheduler, the
+      // responses), then the issue loop if it was woken in the delta before.
+      const bool respond = due_pending(due_at);
+      const bool run_schedule = m_wake_next_pending && m_wake_next_at <= m_clock.now;
+      const bool run_responses = respond && due_at <= m_clock.now;
+      const bool run_issue = initiator.take_wakeup();
+      if (!run_schedule && !run_responses && !run_issue) {
+        // The next time step: the earliest notification, unless another
+        // process acts by then or its responses end a transfer.
+        if (!m_wake_next_pending && !respond) break;
+        const sc_core::sc_time next =
+            !respond ? m_wake_next_at : !m_wake_next_pending ? due_at : std::min(m_wake_next_at, due_at);
+        if (next >= limit) break;
+        if (respond && due_at == next && due_ends_transfer(next, initiator)) break;
+        m_clock.now = next;
+        continue;
+      }
+      if (run_schedule) schedule();
+      if (run_responses) respond_due();
+      if (run_issue) initiator.issue_ready();
+    }
+    m_clock.active = false;
+  }
+  // Given back to the kernel, as the socket path would have left them.
+  if (m_wake_next_pending) {
+    m_wake_pending = true;
+    m_wake_at = m_wake_next_at;
+    m_wake.notify(m_wake_at - start);
+  }
+  restore_due();
+}
+
 void DramController::schedule() {
   m_wake_pending = false;  // the notification has fired
+  m_wake_next_pending = false;
   const DramChannel::Time now = now_tck();
   DramChannel::Time next = DramChannel::never;
   bool freed = false;

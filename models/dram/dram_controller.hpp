@@ -27,7 +27,7 @@
 
 namespace eva {
 
-class DramController : public DramTarget {
+class DramController : public DramTarget, public RunAheadTarget {
  public:
   DramController(const sc_core::sc_module_name& name, const DramConfig& config);
 
@@ -45,6 +45,12 @@ class DramController : public DramTarget {
   // The channels' background residency summed, at `elapsed`.
   DramChannel::Residency residency(const sc_core::sc_time& elapsed) const;
   std::uint64_t posted_pending() const override { return m_posted; }
+  RunAheadTarget* run_ahead_target() override { return this; }
+  // Runs the controller and its only initiator ahead of the kernel
+  // (common/run_ahead.hpp): the scheduler (schedule), the responses and the
+  // initiator's issue loop, in the kernel's order, as one loop.
+  void run_ahead(RunAheadInitiator& initiator) override;
+  const RunAheadClock& run_ahead_clock() const override { return m_clock; }
 
  private:
   bool accept(tlm::tlm_generic_payload& trans) override;
@@ -92,6 +98,10 @@ class DramController : public DramTarget {
   sc_core::sc_event m_wake;
   bool m_wake_pending = false;  // m_wake has a notification at m_wake_at
   sc_core::sc_time m_wake_at;
+  // The earliest notification since schedule() last ran: exactly when it
+  // runs next (m_wake_at may be later); in a run ahead, the loop's.
+  bool m_wake_next_pending = false;
+  sc_core::sc_time m_wake_next_at;
   std::uint64_t m_posted = 0;  // posted writes answered, bursts still queued
   std::size_t m_stat_act, m_stat_pre, m_stat_rd, m_stat_wr, m_stat_ref, m_stat_busy, m_stat_down, m_stat_exits;
 };

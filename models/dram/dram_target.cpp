@@ -126,7 +126,12 @@ void DramTarget::on_peq(tlm::tlm_generic_payload& trans, const tlm::tlm_phase&) 
 
 void DramTarget::on_response_due() {
   m_due_pending = false;  // the notification has fired
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  respond_due();
+}
+
+void DramTarget::respond_due() {
+  m_due_next_pending = false;
+  const sc_core::sc_time now = current_time();
   while (!m_due.empty() && m_due.top().at <= now) {
     tlm::tlm_generic_payload* trans = m_due.top().trans;
     m_due.pop();
@@ -136,6 +141,11 @@ void DramTarget::on_response_due() {
 }
 
 void DramTarget::notify_due(const sc_core::sc_time& at) {
+  if (!m_due_next_pending || at < m_due_next_at) {  // the kernel keeps the earlier of two
+    m_due_next_pending = true;
+    m_due_next_at = at;
+  }
+  if (m_clock.active) return;  // the run-ahead loop's notification
   // Only a notification still in the future is surely pending (one due now
   // may have fired already); the kernel keeps the earlier of two anyway.
   const sc_core::sc_time now = sc_core::sc_time_stamp();
@@ -143,6 +153,36 @@ void DramTarget::notify_due(const sc_core::sc_time& at) {
   m_due_pending = true;
   m_due_at = at;
   m_response_due.notify(at - now);
+}
+
+bool DramTarget::withdraw_due(sc_core::sc_time& at) {
+  m_response_due.cancel();
+  m_due_pending = false;
+  at = m_due_next_at;
+  return m_due_next_pending;
+}
+
+void DramTarget::restore_due() {
+  if (!m_due_next_pending) return;
+  m_due_pending = true;
+  m_due_at = m_due_next_at;
+  m_response_due.notify(m_due_at - sc_core::sc_time_stamp());
+}
+
+bool DramTarget::due_ends_transfer(const sc_core::sc_time& at, const RunAheadInitiator& initiator) {
+  // The responses due at `at` leave in (at, seq) order whatever the heap's
+  // shape, so taking them out and back changes nothing.
+  m_due_batch.clear();
+  while (!m_due.empty() && m_due.top().at <= at) {
+    m_due_batch.push_back(m_due.top());
+    m_due.pop();
+  }
+  std::vector<tlm::tlm_generic_payload*> batch;
+  batch.reserve(m_due_batch.size());
+  for (const Due& d : m_due_batch) batch.push_back(d.trans);
+  const bool ends = initiator.would_end_transfer(batch.data(), batch.size());
+  for (const Due& d : m_due_batch) m_due.push(d);
+  return ends;
 }
 
 void DramTarget::respond(tlm::tlm_generic_payload& trans) {

@@ -25,6 +25,7 @@
 #include <tlm>
 
 #include "common/burst_timer.hpp"
+#include "common/run_ahead.hpp"
 #include "common/stats.hpp"
 #include "dram/sparse_storage.hpp"
 
@@ -61,6 +62,10 @@ class DramTarget : public sc_core::sc_module {
   // A model that times a request on arrival offers its timing to a DMA that
   // is its only initiator (common/burst_timer.hpp); the others return nullptr.
   virtual BurstTimer* burst_timer() { return nullptr; }
+  // A model with its own scheduler that can run it and its only initiator
+  // ahead of the kernel offers that (common/run_ahead.hpp); the others return
+  // nullptr.
+  virtual RunAheadTarget* run_ahead_target() { return nullptr; }
   // Writes answered before their bursts reached the device (a controller's
   // posted writes) and not yet written there; `posted_drained` is notified
   // when the count returns to zero.
@@ -89,6 +94,25 @@ class DramTarget : public sc_core::sc_module {
   }
   StatGroup m_stats;
   sc_core::sc_event m_posted_drained;
+  // The current time: the kernel's, or the run-ahead loop's (run_ahead.hpp).
+  RunAheadClock m_clock;
+  sc_core::sc_time current_time() const { return m_clock.get(); }
+  // For a model's run-ahead loop: whether no other initiator has a request
+  // held or a blocking call waiting; the pending response notification,
+  // withdrawn from the kernel (true if there was one, at `at`) and given back;
+  // the responses due by `now`, answered; and whether those due at `at`
+  // would end one of `initiator`'s transfers.
+  bool run_ahead_allowed(const RunAheadInitiator& initiator) const {
+    return m_blocking.empty() && (!m_held || initiator.owns(*m_held));
+  }
+  bool withdraw_due(sc_core::sc_time& at);
+  void restore_due();
+  bool due_pending(sc_core::sc_time& at) const {
+    at = m_due_next_at;
+    return m_due_next_pending;
+  }
+  void respond_due();
+  bool due_ends_transfer(const sc_core::sc_time& at, const RunAheadInitiator& initiator);
   // A model's own statistics, brought up to date at `now`.
   virtual void flush_model_stats(const sc_core::sc_time& /*now*/) {}
 
@@ -127,6 +151,11 @@ class DramTarget : public sc_core::sc_module {
   void notify_due(const sc_core::sc_time& at);
   bool m_due_pending = false;  // m_response_due has a notification at m_due_at
   sc_core::sc_time m_due_at;
+  // The earliest notification made since the method last ran: exactly when
+  // it runs next (m_due_at may be later); in a run ahead, the loop's.
+  bool m_due_next_pending = false;
+  sc_core::sc_time m_due_next_at;
+  std::vector<Due> m_due_batch;  // scratch: due_ends_transfer()
   tlm::tlm_generic_payload* m_held = nullptr;  // a BEGIN_REQ refused for lack of room
   bool m_response_busy = false;                // a BEGIN_RESP awaits END_RESP
   std::deque<tlm::tlm_generic_payload*> m_responses;

@@ -46,9 +46,12 @@ Platform::Platform(const sc_core::sc_module_name& name, const ArchConfig& config
   }
   m_accel->memory_socket().bind(*memory);
   // The DMA is the DRAM's only initiator here: with nothing between them, it
-  // may time its data-less bursts against the DRAM directly.
-  if (config.sim.exclusive_dma && !m_faults && !m_checker && config.dma.response_timeout_ns == 0.0)
+  // may time its data-less bursts against an ideal DRAM directly, and a timed
+  // controller may run itself and the DMA ahead of the kernel.
+  if (config.sim.exclusive_dma && !m_faults && !m_checker && config.dma.response_timeout_ns == 0.0) {
     m_accel->dma_engine().set_exclusive_timer(m_dram->burst_timer());
+    m_accel->dma_engine().set_run_ahead_target(m_dram->run_ahead_target());
+  }
   SC_HAS_PROCESS(Platform);
   SC_THREAD(driver);
 }

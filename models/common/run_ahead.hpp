@@ -1,0 +1,69 @@
+#pragma once
+// Running a cycle-level memory and its only initiator ahead of the kernel
+// (DramController::run_ahead, Dma's issue thread).
+//
+// On the socket path every device burst costs kernel events: the memory's
+// scheduler method, its response method, and the initiator's issue thread,
+// woken a delta later. While nothing else in the simulation has anything to
+// do, those three can run as one plain C++ loop that plays the kernel's part:
+// it keeps each process's pending notification (the earliest one, as the
+// kernel does), runs in each delta the methods first and then the issue loop
+// if it was woken in the delta before, and moves time to the earliest
+// notification. The memory runs it when the initiator's issue loop would wait,
+// up to the earliest time at which any other process has something to do
+// (sc_time_to_pending_activity, with the memory's own events withdrawn), and
+// it stops before any time step whose responses end a transfer: someone may
+// wait for that end, so that step, with everything it wakes, is the kernel's.
+// Between the two the memory, its channels and the initiator see the same
+// calls in the same order as through the kernel, so every figure is the same
+// (the golden tests hold them to it); only the events go.
+//
+// Who binds the two decides that nothing sits between them (Platform); the
+// memory checks that no other initiator has a request held or a blocking
+// call waiting before it runs ahead.
+#include <cstddef>
+
+#include <systemc>
+#include <tlm>
+
+namespace eva {
+
+// The time while a memory runs ahead of the kernel: its code and the
+// initiator's take `now` as the current time then, the kernel's otherwise.
+struct RunAheadClock {
+  bool active = false;
+  sc_core::sc_time now;
+  sc_core::sc_time get() const { return active ? now : sc_core::sc_time_stamp(); }
+};
+
+class RunAheadInitiator {
+ public:
+  // Whether `trans` is one of this initiator's payloads.
+  virtual bool owns(const tlm::tlm_generic_payload& trans) const = 0;
+  // Whether the issue loop was woken (in the delta just run) since the last
+  // call; clears it.
+  virtual bool take_wakeup() = 0;
+  // One pass of the issue loop at the clock's time, up to where it would wait.
+  virtual void issue_ready() = 0;
+  // Whether the responses `batch[0..n)`, all due at one time, would end a
+  // transfer.
+  virtual bool would_end_transfer(tlm::tlm_generic_payload* const* batch, std::size_t n) const = 0;
+
+ protected:
+  ~RunAheadInitiator() = default;
+};
+
+class RunAheadTarget {
+ public:
+  // Called from the initiator's issue thread when it would wait for its
+  // wake-up: runs the memory and the initiator ahead while that is exact
+  // (above), and returns with the kernel's events set as the socket path
+  // would have left them. The thread then waits as it would have.
+  virtual void run_ahead(RunAheadInitiator& initiator) = 0;
+  virtual const RunAheadClock& run_ahead_clock() const = 0;
+
+ protected:
+  ~RunAheadTarget() = default;
+};
+
+}  // namespace eva
