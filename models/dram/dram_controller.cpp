@@ -169,6 +169,7 @@ void DramController::run_ahead(RunAheadInitiator& initiator) {
         if (next >= limit) break;
         if (respond && due_at == next && due_ends_transfer(next, initiator)) break;
         m_clock.now = next;
+        ++m_ahead_steps;
         continue;
       }
       if (run_schedule) schedule();

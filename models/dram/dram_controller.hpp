@@ -51,6 +51,9 @@ class DramController : public DramTarget, public RunAheadTarget {
   // initiator's issue loop, in the kernel's order, as one loop.
   void run_ahead(RunAheadInitiator& initiator) override;
   const RunAheadClock& run_ahead_clock() const override { return m_clock; }
+  // Time steps run ahead of the kernel so far (not a statistic: the results
+  // are the same either way).
+  std::uint64_t run_ahead_steps() const { return m_ahead_steps; }
 
  private:
   bool accept(tlm::tlm_generic_payload& trans) override;
@@ -103,6 +106,7 @@ class DramController : public DramTarget, public RunAheadTarget {
   bool m_wake_next_pending = false;
   sc_core::sc_time m_wake_next_at;
   std::uint64_t m_posted = 0;  // posted writes answered, bursts still queued
+  std::uint64_t m_ahead_steps = 0;
   std::size_t m_stat_act, m_stat_pre, m_stat_rd, m_stat_wr, m_stat_ref, m_stat_busy, m_stat_down, m_stat_exits;
 };
 

@@ -172,15 +172,18 @@ void DramTarget::restore_due() {
 bool DramTarget::due_ends_transfer(const sc_core::sc_time& at, const RunAheadInitiator& initiator) {
   // The responses due at `at` leave in (at, seq) order whatever the heap's
   // shape, so taking them out and back changes nothing.
+  if (m_due.size() == 1) {
+    tlm::tlm_generic_payload* one = m_due.top().trans;
+    return m_due.top().at <= at && initiator.would_end_transfer(&one, 1);
+  }
   m_due_batch.clear();
+  m_due_trans.clear();
   while (!m_due.empty() && m_due.top().at <= at) {
     m_due_batch.push_back(m_due.top());
+    m_due_trans.push_back(m_due.top().trans);
     m_due.pop();
   }
-  std::vector<tlm::tlm_generic_payload*> batch;
-  batch.reserve(m_due_batch.size());
-  for (const Due& d : m_due_batch) batch.push_back(d.trans);
-  const bool ends = initiator.would_end_transfer(batch.data(), batch.size());
+  const bool ends = initiator.would_end_transfer(m_due_trans.data(), m_due_trans.size());
   for (const Due& d : m_due_batch) m_due.push(d);
   return ends;
 }

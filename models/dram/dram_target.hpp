@@ -156,6 +156,7 @@ class DramTarget : public sc_core::sc_module {
   bool m_due_next_pending = false;
   sc_core::sc_time m_due_next_at;
   std::vector<Due> m_due_batch;  // scratch: due_ends_transfer()
+  std::vector<tlm::tlm_generic_payload*> m_due_trans;
   tlm::tlm_generic_payload* m_held = nullptr;  // a BEGIN_REQ refused for lack of room
   bool m_response_busy = false;                // a BEGIN_RESP awaits END_RESP
   std::deque<tlm::tlm_generic_payload*> m_responses;

@@ -3,6 +3,9 @@
 // controller. One simulation per test case.
 #include <random>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
 #include "arch_for_test.hpp"
@@ -267,4 +270,150 @@ TEST_CASE("KernelTime's inline conversions equal the kernel's sc_time functions"
     const double x = ps + fraction(rng) * 1000.0;  // what a pipe returns: any ps, not whole
     REQUIRE(KernelTime::from_ps(x) == sc_core::sc_time(x, sc_core::SC_PS).value());
   }
+}
+
+namespace {
+
+// A DMA, a timed controller and an SRAM, for running one script of transfers
+// with the controller running itself and the DMA ahead of the kernel, and
+// with every burst through the kernel's events.
+struct RunAheadRig {
+  DramController dram;
+  Sram sram;
+  Dma dma;
+  RunAheadRig(const char* name, bool ahead, const DramConfig& c)
+      : dram(sc_core::sc_gen_unique_name(name), c),
+        sram(sc_core::sc_gen_unique_name(name), SramConfig{}, 500.0),
+        dma(sc_core::sc_gen_unique_name(name), [] {
+          DmaConfig d;
+          d.burst_bytes = 128;
+          d.max_outstanding = 24;
+          return d;
+        }()) {
+    dma.initiator_socket.bind(dram.target_socket);
+    dma.sram_socket.bind(sram.target_socket);
+    if (ahead) dma.set_run_ahead_target(dram.run_ahead_target());
+  }
+};
+
+// Two threads start transfers of every kind at staggered times: long
+// timing-only loads (run ahead), 2-D blocks, data-less reads, reads and
+// writes that carry data, and stores through the SRAM (which keep the DMA on
+// the kernel's events while queued).
+void run_ahead_script(RunAheadRig& r, std::vector<sc_core::sc_time>& ends, std::vector<std::uint8_t>& data) {
+  std::vector<Dma::Transfer> open;
+  open.push_back(r.dma.start_load(0, 64 * 1024, 1, 64 * 1024, 0, true));
+  open.push_back(r.dma.start_read(1 << 20, 200, 9, 4096, nullptr));
+  sc_core::wait(331, sc_core::SC_NS);
+  open.push_back(r.dma.start_write(3 << 20, 1024, 1, 1024, data.data()));
+  open.push_back(r.dma.start_load(4 << 20, 96, 40, 8192, 16384, true, 128));
+  open.push_back(r.dma.start_store(2 << 20, 1000, 3, 4096, 8192, true));
+  open.push_back(r.dma.start_load(6 << 20, 32 * 1024, 1, 32 * 1024, 0, true));
+  for (auto& t : open) {
+    Dma::wait_for(t);
+    ends.push_back(sc_core::sc_time_stamp());
+  }
+  r.dma.read(3 << 20, 1024, data.data() + 1024);  // the data back
+  ends.push_back(sc_core::sc_time_stamp());
+  for (int i = 0; i < 12; ++i) {  // loads waited for one by one, from idle
+    Dma::wait_for(r.dma.start_load(static_cast<std::uint64_t>(i) << 18, 2048 * static_cast<std::uint64_t>(i + 1), 1,
+                                   2048 * static_cast<std::uint64_t>(i + 1), 0, true));
+    ends.push_back(sc_core::sc_time_stamp());
+  }
+}
+
+void run_ahead_side(RunAheadRig& r, std::vector<sc_core::sc_time>& ends) {
+  sc_core::wait(517, sc_core::SC_NS);
+  for (int i = 0; i < 8; ++i) {
+    Dma::wait_for(r.dma.start_load((8 << 20) + (static_cast<std::uint64_t>(i) << 16), 8192, 1, 8192, 32768, true));
+    ends.push_back(sc_core::sc_time_stamp());
+    sc_core::wait(static_cast<double>(i * 47 + 3), sc_core::SC_NS);  // another process acting meanwhile
+  }
+}
+
+// What a run of the script gives: every transfer's end (ps), the command
+// counts, the energy, the DMA's bursts, the SRAM's accesses, whether the data
+// came back, and the time steps run ahead (last).
+std::vector<double> run_ahead_run(bool ahead, const DramConfig& c) {
+  RunAheadRig r("rig", ahead, c);
+  std::vector<sc_core::sc_time> ends, side;
+  std::vector<std::uint8_t> data(2048);
+  for (std::size_t i = 0; i < 1024; ++i) data[i] = static_cast<std::uint8_t>(i * 13 + 1);
+  test::Stimulus a("a", [&] { run_ahead_script(r, ends, data); });
+  test::Stimulus b("b", [&] { run_ahead_side(r, side); });
+  test::run_clean();
+  std::vector<double> out;
+  for (const auto& t : ends) out.push_back(t.to_seconds() * 1e12);
+  for (const auto& t : side) out.push_back(t.to_seconds() * 1e12);
+  const DramCommandCounts n = r.dram.counts();
+  for (const std::uint64_t v : {n.act, n.pre, n.rd, n.wr, n.ref}) out.push_back(static_cast<double>(v));
+  out.push_back(r.dram.energy_j(sc_core::sc_time_stamp()));
+  out.push_back(r.dma.stats().get(0));
+  out.push_back(r.sram.stats().get(0));
+  out.push_back(std::equal(data.begin() + 1024, data.end(), data.begin()) ? 1.0 : 0.0);
+  out.push_back(static_cast<double>(r.dram.run_ahead_steps()));
+  return out;
+}
+
+// The same run with every burst on the kernel's events, in a child process
+// of its own (one simulation per process: no other process may act in the
+// run-ahead run, or it would bound every run ahead).
+std::vector<double> socket_run_in_child(const DramConfig& c) {
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    close(fds[0]);
+    const std::vector<double> out = run_ahead_run(false, c);
+    const std::size_t n = out.size();
+    bool ok = write(fds[1], &n, sizeof n) == static_cast<ssize_t>(sizeof n);
+    ok = ok && write(fds[1], out.data(), n * sizeof(double)) == static_cast<ssize_t>(n * sizeof(double));
+    _exit(ok ? 0 : 1);
+  }
+  close(fds[1]);
+  std::size_t n = 0;
+  std::vector<double> out;
+  if (read(fds[0], &n, sizeof n) == static_cast<ssize_t>(sizeof n) && n < 4096) {
+    out.resize(n);
+    std::size_t got = 0;
+    while (got < n * sizeof(double)) {
+      const ssize_t r = read(fds[0], reinterpret_cast<char*>(out.data()) + got, n * sizeof(double) - got);
+      if (r <= 0) break;
+      got += static_cast<std::size_t>(r);
+    }
+    if (got != n * sizeof(double)) out.clear();
+  }
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  return out;
+}
+
+void run_ahead_matches_socket(const std::string& preset, const std::vector<std::string>& sets) {
+  const DramConfig c = load_dram(preset, sets);
+  const std::vector<double> socket = socket_run_in_child(c);  // before this process elaborates anything
+  const std::vector<double> ahead = run_ahead_run(true, c);
+  REQUIRE(ahead.size() == 19 + 8 + 5 + 5);
+  REQUIRE(socket.size() == ahead.size());
+  for (std::size_t i = 0; i + 1 < ahead.size(); ++i) {
+    INFO("figure " << i);
+    CHECK(ahead[i] == socket[i]);  // the same, to the last bit
+  }
+  CHECK(ahead[ahead.size() - 2] == 1.0);  // the data went and came back
+  INFO("time steps run ahead: " << ahead.back());
+  CHECK(ahead.back() > 1000);
+  CHECK(socket.back() == 0);
+}
+
+}  // namespace
+
+TEST_CASE("Run ahead: lpddr5-6400 with short queues gives every transfer the same end and the same commands") {
+  run_ahead_matches_socket("lpddr5-6400", {"dram.read_queue=6", "dram.write_queue=8", "dram.write_high=6", "dram.write_low=2"});
+}
+
+TEST_CASE("Run ahead: ddr4-3200, closed page, gives every transfer the same end and the same commands") {
+  run_ahead_matches_socket("ddr4-3200", {"dram.page_policy=closed", "dram.ranks=2"});
 }
