@@ -55,8 +55,10 @@ struct SimConfig {
   // A platform's DMA times its transfers that move no data itself, against a
   // DRAM that times a burst on arrival (`ideal`), when nothing sits between
   // the two (no checker, no fault injector, no response timeout) and nothing
-  // else reaches the DRAM: the same results without SystemC events per burst
-  // (models/dma/dma.hpp, docs/PERFORMANCE.md). false: every burst on the socket.
+  // else reaches the DRAM; against a timed controller, the controller runs
+  // itself and the DMA's issue loop ahead of the kernel while no other process
+  // acts (common/run_ahead.hpp). The same results without SystemC events per
+  // burst (docs/PERFORMANCE.md). false: every burst on the kernel's events.
   bool exclusive_dma = true;
 
   template <class V>
@@ -66,7 +68,8 @@ struct SimConfig {
             "run --trace: unit spans kept (operations are always kept)");
     v.field("check_protocol", check_protocol, "a TLM-2.0 base-protocol checker on every socket the platform binds");
     v.field("exclusive_dma", exclusive_dma,
-            "the DMA times its data-less bursts against an ideal DRAM it alone reaches (same results, faster)");
+            "the DMA times its data-less bursts against an ideal DRAM it alone reaches, and a timed "
+            "controller runs itself and the DMA ahead of the kernel (same results, faster)");
   }
 };
 

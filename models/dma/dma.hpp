@@ -39,6 +39,13 @@
 // socket, so every figure is the same; it is the per-burst events that go.
 // Transfers that move data, and any transfer queued behind one, use the
 // socket as before, and wait for the slots the timed bursts hold.
+//
+// Running ahead (set_run_ahead_target): against a memory with its own
+// scheduler (the timed controller) that no other initiator reaches, the issue
+// thread, when it would wait, lets the memory run its processes and the
+// thread's issue loop (issue_ready) ahead of the kernel while that is exact
+// (common/run_ahead.hpp): only while every queued job is a read (a store's
+// SRAM read would make the loop wait). Every burst still crosses the socket.
 #include <cstdint>
 #include <deque>
 #include <memory>

@@ -228,9 +228,13 @@ std::optional<DramChannel::Candidate> DramChannel::refresh_candidate(Time now) {
     c.refresh = true;
     bool all_closed = true;
     Time ref_at = std::max(m_rank[r].busy_until, m_next_cmd);
-    for (std::uint32_t g = 0; g < m_bank_groups; ++g)
-      for (std::uint32_t b = 0; b < m_banks_per_group; ++b) {
-        if (m_per_bank_refresh && g * m_banks_per_group + b != m_rank[r].ref_bank) continue;
+    // All-bank: every bank of the rank; per bank: the one whose turn it is.
+    const std::uint32_t g_first = m_per_bank_refresh ? m_rank[r].ref_bank / m_banks_per_group : 0;
+    const std::uint32_t g_end = m_per_bank_refresh ? g_first + 1 : m_bank_groups;
+    const std::uint32_t b_first = m_per_bank_refresh ? m_rank[r].ref_bank % m_banks_per_group : 0;
+    const std::uint32_t b_end = m_per_bank_refresh ? b_first + 1 : m_banks_per_group;
+    for (std::uint32_t g = g_first; g < g_end; ++g)
+      for (std::uint32_t b = b_first; b < b_end; ++b) {
         const Bank& bank = m_banks[bank_index(r, g, b)];
         if (bank.open_row >= 0) {
           const Time t = std::max(bank.next_pre, m_next_cmd);
@@ -278,8 +282,10 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
   const bool write = m_write_mode;
   const std::uint32_t col_group = group_of(m_last_col_rank, m_last_col_bg);
   const std::uint32_t write_group = group_of(m_last_write_rank, m_last_write_bg);
-  const Time col_common = col_floor(write, no_bank), col_in_group = col_floor(write, col_group),
-             col_in_write_group = col_floor(write, write_group);
+  // Every ready time is at least `now`: it is folded into the floors once.
+  const Time col_common = std::max(col_floor(write, no_bank), now),
+             col_in_group = std::max(col_floor(write, col_group), now),
+             col_in_write_group = std::max(col_floor(write, write_group), now), pre_floor = std::max(m_next_cmd, now);
   ++m_choice;
   const DramCommand column_cmd = write ? DramCommand::wr : DramCommand::rd;
   const std::vector<Hit>& hits = m_hit[write];
@@ -297,10 +303,11 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
     std::uint64_t seq;
     if (b.open_row < 0) {  // closed: the oldest request activates its row
       if (m_act_floor_at[group] != m_choice) {
-        m_act_floor[group] = act_floor(bi / banks_per_rank, static_cast<std::uint32_t>(group % m_bank_groups));
+        m_act_floor[group] =
+            std::max(act_floor(bi / banks_per_rank, static_cast<std::uint32_t>(group % m_bank_groups)), now);
         m_act_floor_at[group] = m_choice;
       }
-      t = std::max({b.next_act, m_act_floor[group], now});
+      t = std::max(b.next_act, m_act_floor[group]);
       cmd = DramCommand::act;
       seq = q.bank(bi).front().seq;
     } else {
@@ -308,17 +315,18 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
       const Hit& hit = hits[bi].valid ? hits[bi] : oldest_hit(write, bi);
       if (hit.found) {
         const Time floor = group == col_group ? col_in_group : group == write_group ? col_in_write_group : col_common;
-        t = std::max({b.next_col, floor, now});
+        t = std::max(b.next_col, floor);
         cmd = column_cmd;
         seq = hit.seq;
       } else {  // no request hits the open row (one that does keeps it open)
-        t = std::max({b.next_pre, m_next_cmd, now});
+        t = std::max(b.next_pre, pre_floor);
         cmd = DramCommand::pre;
         seq = q.bank(bi).front().seq;
       }
     }
     const bool column = cmd == column_cmd;
-    if (best == no_bank || t < best_time || (t == best_time && (column != best_column ? column : seq < best_seq))) {
+    // (Every t is below `never`, so the first bank always wins.)
+    if (t < best_time || (t == best_time && (column != best_column ? column : seq < best_seq))) {
       best = bi;
       best_time = t;
       best_column = column;

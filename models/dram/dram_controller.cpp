@@ -164,8 +164,9 @@ void DramController::run_ahead(RunAheadInitiator& initiator) {
         // The next time step: the earliest notification, unless another
         // process acts by then or its responses end a transfer.
         if (!m_wake_next_pending && !respond) break;
-        const sc_core::sc_time next =
-            !respond ? m_wake_next_at : !m_wake_next_pending ? due_at : std::min(m_wake_next_at, due_at);
+        const sc_core::sc_time next = !respond               ? m_wake_next_at
+                                      : !m_wake_next_pending ? due_at
+                                                             : std::min(m_wake_next_at, due_at);
         if (next >= limit) break;
         if (respond && due_at == next && due_ends_transfer(next, initiator)) break;
         m_clock.now = next;

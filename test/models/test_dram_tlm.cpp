@@ -411,7 +411,8 @@ void run_ahead_matches_socket(const std::string& preset, const std::vector<std::
 }  // namespace
 
 TEST_CASE("Run ahead: lpddr5-6400 with short queues gives every transfer the same end and the same commands") {
-  run_ahead_matches_socket("lpddr5-6400", {"dram.read_queue=6", "dram.write_queue=8", "dram.write_high=6", "dram.write_low=2"});
+  run_ahead_matches_socket("lpddr5-6400",
+                           {"dram.read_queue=6", "dram.write_queue=8", "dram.write_high=6", "dram.write_low=2"});
 }
 
 TEST_CASE("Run ahead: ddr4-3200, closed page, gives every transfer the same end and the same commands") {
