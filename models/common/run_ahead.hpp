@@ -45,8 +45,8 @@ class RunAheadInitiator {
   virtual bool take_wakeup() = 0;
   // One pass of the issue loop at the clock's time, up to where it would wait.
   virtual void issue_ready() = 0;
-  // Whether the responses `batch[0..n)`, all due at one time, would end a
-  // transfer.
+  // Whether the responses `batch[0..n)`, all due at one time and given in no
+  // particular order, would end a transfer.
   virtual bool would_end_transfer(tlm::tlm_generic_payload* const* batch, std::size_t n) const = 0;
 
  protected:

@@ -170,22 +170,20 @@ void DramTarget::restore_due() {
 }
 
 bool DramTarget::due_ends_transfer(const sc_core::sc_time& at, const RunAheadInitiator& initiator) {
-  // The responses due at `at` leave in (at, seq) order whatever the heap's
-  // shape, so taking them out and back changes nothing.
-  if (m_due.size() == 1) {
-    tlm::tlm_generic_payload* one = m_due.top().trans;
-    return m_due.top().at <= at && initiator.would_end_transfer(&one, 1);
-  }
-  m_due_batch.clear();
+  // The responses due by `at`, in no particular order: a walk of the heap
+  // that leaves a subtree as soon as its root is due later.
+  const std::vector<Due>& heap = m_due.items();
+  if (heap.empty() || heap[0].at > at) return false;
   m_due_trans.clear();
-  while (!m_due.empty() && m_due.top().at <= at) {
-    m_due_batch.push_back(m_due.top());
-    m_due_trans.push_back(m_due.top().trans);
-    m_due.pop();
+  m_due_walk.assign(1, 0);
+  while (!m_due_walk.empty()) {
+    const std::size_t i = m_due_walk.back();
+    m_due_walk.pop_back();
+    m_due_trans.push_back(heap[i].trans);
+    for (std::size_t child = 2 * i + 1; child <= 2 * i + 2 && child < heap.size(); ++child)
+      if (heap[child].at <= at) m_due_walk.push_back(child);
   }
-  const bool ends = initiator.would_end_transfer(m_due_trans.data(), m_due_trans.size());
-  for (const Due& d : m_due_batch) m_due.push(d);
-  return ends;
+  return initiator.would_end_transfer(m_due_trans.data(), m_due_trans.size());
 }
 
 void DramTarget::respond(tlm::tlm_generic_payload& trans) {

@@ -143,7 +143,11 @@ class DramTarget : public sc_core::sc_module {
     tlm::tlm_generic_payload* trans;
     bool operator>(const Due& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
-  std::priority_queue<Due, std::vector<Due>, std::greater<>> m_due;
+  struct DueQueue : std::priority_queue<Due, std::vector<Due>, std::greater<>> {
+    // The heap's array: each entry is due no later than its two children.
+    const std::vector<Due>& items() const { return c; }
+  };
+  DueQueue m_due;
   std::uint64_t m_due_seq = 0;
   sc_core::sc_event m_response_due;
   // Notifies m_response_due at absolute time `at` unless a notification no
@@ -155,7 +159,7 @@ class DramTarget : public sc_core::sc_module {
   // it runs next (m_due_at may be later); in a run ahead, the loop's.
   bool m_due_next_pending = false;
   sc_core::sc_time m_due_next_at;
-  std::vector<Due> m_due_batch;  // scratch: due_ends_transfer()
+  std::vector<std::size_t> m_due_walk;  // scratch: due_ends_transfer()
   std::vector<tlm::tlm_generic_payload*> m_due_trans;
   tlm::tlm_generic_payload* m_held = nullptr;  // a BEGIN_REQ refused for lack of room
   bool m_response_busy = false;                // a BEGIN_RESP awaits END_RESP

@@ -55,9 +55,44 @@ std::uint64_t TrafficGenerator::address(std::uint64_t i, bool& write) {
   return 0;
 }
 
+void TrafficGenerator::set_run_ahead_target(RunAheadTarget* target) {
+  // Writes may be posted: their answers come before their bursts drain, which
+  // a run ahead does not follow (DramController::run_ahead).
+  m_run_ahead = m_config.pattern == TrafficPattern::mix ? nullptr : target;
+  m_clock = m_run_ahead ? &m_run_ahead->run_ahead_clock() : nullptr;
+}
+
 void TrafficGenerator::run() {
   // A method, not a thread: issuing costs no context switch. It runs at start,
   // and again whenever a slot frees or a held request is taken.
+  issue();
+  if (m_run_ahead) m_run_ahead->run_ahead(*this);
+}
+
+bool TrafficGenerator::owns(const tlm::tlm_generic_payload& trans) const {
+  return std::any_of(m_slots.begin(), m_slots.end(), [&trans](const std::unique_ptr<Slot>& s) {
+    return static_cast<const tlm::tlm_generic_payload*>(s.get()) == &trans;
+  });
+}
+
+bool TrafficGenerator::take_wakeup() {
+  const bool woken = m_woken;
+  m_woken = false;
+  return woken;
+}
+
+bool TrafficGenerator::would_end_transfer(tlm::tlm_generic_payload* const*, std::size_t n) const {
+  return m_done + n >= m_config.bytes / m_config.request_bytes;
+}
+
+void TrafficGenerator::wake() {
+  if (m_clock && m_clock->active)
+    m_woken = true;
+  else
+    m_wakeup.notify(sc_core::SC_ZERO_TIME);
+}
+
+void TrafficGenerator::issue() {
   const std::uint64_t total = m_config.bytes / m_config.request_bytes;
   while (m_next < total && !m_waiting_end_req && !m_free.empty()) {
     Slot& slot = *m_free.back();
@@ -70,7 +105,7 @@ void TrafficGenerator::run() {
     slot.set_streaming_width(static_cast<unsigned int>(m_config.request_bytes));
     slot.set_byte_enable_ptr(nullptr);
     slot.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    slot.sent = sc_core::sc_time_stamp();
+    slot.sent = now();
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     m_waiting_end_req = &slot;
@@ -86,7 +121,7 @@ tlm::tlm_sync_enum TrafficGenerator::nb_transport_bw(tlm::tlm_generic_payload& t
                                                      sc_core::sc_time&) {
   if (&trans == m_waiting_end_req && (phase == tlm::END_REQ || phase == tlm::BEGIN_RESP)) {
     m_waiting_end_req = nullptr;
-    m_wakeup.notify(sc_core::SC_ZERO_TIME);
+    wake();
   }
   if (phase == tlm::BEGIN_RESP) finish(static_cast<Slot&>(trans));
   return phase == tlm::END_REQ ? tlm::TLM_ACCEPTED : tlm::TLM_COMPLETED;
@@ -94,15 +129,15 @@ tlm::tlm_sync_enum TrafficGenerator::nb_transport_bw(tlm::tlm_generic_payload& t
 
 void TrafficGenerator::finish(Slot& slot) {
   if (slot.is_response_error()) throw std::runtime_error(std::string(name()) + ": " + slot.get_response_string());
-  const double ns = (sc_core::sc_time_stamp() - slot.sent).to_seconds() * 1e9;
+  const double ns = (now() - slot.sent).to_seconds() * 1e9;
   m_latency(ns);
   m_latency_sum_ns += ns;
   m_latency_max_ns = std::max(m_latency_max_ns, ns);
   ++m_done;
-  m_last = sc_core::sc_time_stamp();
+  m_last = now();
   slot.release();
   m_free.push_back(&slot);
-  m_wakeup.notify(sc_core::SC_ZERO_TIME);
+  wake();
 }
 
 double TrafficGenerator::latency_ns_quantile(double q) const {

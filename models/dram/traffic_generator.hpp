@@ -3,6 +3,12 @@
 // approximately-timed initiator that issues fixed-size requests as fast as
 // the target takes them, with at most `outstanding` in flight, and records
 // each request's latency (BEGIN_REQ sent to BEGIN_RESP received).
+//
+// Running ahead (set_run_ahead_target): bound straight to a memory that can
+// run itself and its only initiator ahead of the kernel, the generator hands
+// its issue loop to that memory whenever the loop would wait
+// (common/run_ahead.hpp). Only for read patterns; the batch with the last
+// response goes back to the kernel, so the simulation ends as it would.
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -12,6 +18,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "common/run_ahead.hpp"
 #include "common/timing_only.hpp"
 
 namespace eva {
@@ -28,7 +35,7 @@ struct TrafficConfig {
   std::uint64_t seed = 1;            // random
 };
 
-class TrafficGenerator : public sc_core::sc_module, private tlm::tlm_mm_interface {
+class TrafficGenerator : public sc_core::sc_module, private tlm::tlm_mm_interface, private RunAheadInitiator {
  public:
   tlm_utils::simple_initiator_socket<TrafficGenerator> initiator_socket;
 
@@ -36,6 +43,10 @@ class TrafficGenerator : public sc_core::sc_module, private tlm::tlm_mm_interfac
   ~TrafficGenerator() override;
   TrafficGenerator(const TrafficGenerator&) = delete;
   TrafficGenerator& operator=(const TrafficGenerator&) = delete;
+
+  // The memory bound to the socket, when nothing sits between the two and it
+  // is the memory's only initiator; nullptr: never run ahead.
+  void set_run_ahead_target(RunAheadTarget* target);
 
   std::uint64_t requests_done() const { return m_done; }
   std::uint64_t bytes_done() const { return m_done * m_config.request_bytes; }
@@ -51,6 +62,16 @@ class TrafficGenerator : public sc_core::sc_module, private tlm::tlm_mm_interfac
     sc_core::sc_time sent;
   };
   void run();
+  // One pass of the issue loop: sends requests until none is left, no slot is
+  // free or one is held.
+  void issue();
+  sc_core::sc_time now() const { return m_clock ? m_clock->get() : sc_core::sc_time_stamp(); }
+  void wake();
+  // RunAheadInitiator.
+  bool owns(const tlm::tlm_generic_payload& trans) const override;
+  bool take_wakeup() override;
+  void issue_ready() override { issue(); }
+  bool would_end_transfer(tlm::tlm_generic_payload* const* batch, std::size_t n) const override;
   std::uint64_t address(std::uint64_t i, bool& write);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void finish(Slot& slot);
@@ -63,7 +84,10 @@ class TrafficGenerator : public sc_core::sc_module, private tlm::tlm_mm_interfac
   std::vector<std::uint8_t> m_scratch;
   sc_core::sc_event m_wakeup;  // a slot freed or a held request was taken
   tlm::tlm_generic_payload* m_waiting_end_req = nullptr;
-  std::uint64_t m_next = 0;  // the next request to issue
+  RunAheadTarget* m_run_ahead = nullptr;
+  const RunAheadClock* m_clock = nullptr;  // m_run_ahead's
+  bool m_woken = false;                    // woken in a run ahead (take_wakeup)
+  std::uint64_t m_next = 0;                // the next request to issue
   std::uint64_t m_done = 0;
   sc_core::sc_time m_last = sc_core::SC_ZERO_TIME;
   double m_latency_sum_ns = 0.0, m_latency_max_ns = 0.0;

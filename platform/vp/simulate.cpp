@@ -144,6 +144,8 @@ nlohmann::json simulate_dram_bench(const DramConfig& dram, const TrafficConfig& 
     checker->initiator_socket.bind(target->target_socket);
   } else {
     gen.initiator_socket.bind(target->target_socket);
+    // The generator is the memory's only initiator, with nothing between.
+    if (sim.exclusive_dma) gen.set_run_ahead_target(target->run_ahead_target());
   }
   sc_core::sc_start();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
