@@ -42,7 +42,11 @@ class RunAheadInitiator {
   virtual bool owns(const tlm::tlm_generic_payload& trans) const = 0;
   // Whether the issue loop was woken (in the delta just run) since the last
   // call; clears it.
-  virtual bool take_wakeup() = 0;
+  bool take_wakeup() {
+    const bool woken = m_woken;
+    m_woken = false;
+    return woken;
+  }
   // One pass of the issue loop at the clock's time, up to where it would wait.
   virtual void issue_ready() = 0;
   // Whether the responses `batch[0..n)`, all due at one time and given in no
@@ -51,6 +55,22 @@ class RunAheadInitiator {
 
  protected:
   ~RunAheadInitiator() = default;
+  // The memory's clock, once the initiator may run ahead (nullptr: never).
+  void follow(const RunAheadClock* clock) { m_clock = clock; }
+  // The current time: the loop's while running ahead, else the kernel's.
+  sc_core::sc_time now() const { return m_clock ? m_clock->get() : sc_core::sc_time_stamp(); }
+  // Wakes the issue loop a delta later: through the loop while running ahead,
+  // else by notifying `wakeup`.
+  void wake(sc_core::sc_event& wakeup) {
+    if (m_clock && m_clock->active)
+      m_woken = true;
+    else
+      wakeup.notify(sc_core::SC_ZERO_TIME);
+  }
+
+ private:
+  const RunAheadClock* m_clock = nullptr;
+  bool m_woken = false;
 };
 
 class RunAheadTarget {

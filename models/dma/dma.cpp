@@ -53,7 +53,7 @@ void Dma::set_run_ahead_target(RunAheadTarget* target) {
   if (target && m_timeout != sc_core::SC_ZERO_TIME)
     throw std::logic_error(std::string(name()) + ": running ahead needs every burst on the socket with a timeout");
   m_run_ahead = target;
-  m_clock = target ? &target->run_ahead_clock() : nullptr;
+  follow(target ? &target->run_ahead_clock() : nullptr);
 }
 
 bool Dma::can_run_ahead() const {
@@ -67,12 +67,6 @@ bool Dma::owns(const tlm::tlm_generic_payload& trans) const {
   return std::any_of(m_slots.begin(), m_slots.end(), [&trans](const std::unique_ptr<Slot>& s) {
     return static_cast<const tlm::tlm_generic_payload*>(s.get()) == &trans;
   });
-}
-
-bool Dma::take_wakeup() {
-  const bool woken = m_woken;
-  m_woken = false;
-  return woken;
 }
 
 void Dma::issue_ready() {
@@ -93,13 +87,6 @@ bool Dma::would_end_transfer(tlm::tlm_generic_payload* const* batch, std::size_t
     if (in_batch >= owner->left) return true;
   }
   return false;
-}
-
-void Dma::wake_issue() {
-  if (m_clock && m_clock->active)
-    m_woken = true;
-  else
-    m_wakeup.notify(sc_core::SC_ZERO_TIME);
 }
 
 Dma::~Dma() {
@@ -500,7 +487,7 @@ tlm::tlm_sync_enum Dma::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tl
     }
     if (&trans == m_waiting_end_req) {
       m_waiting_end_req = nullptr;
-      wake_issue();
+      wake(m_wakeup);
     }
     if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;
     finish(trans);
@@ -569,7 +556,7 @@ void Dma::finish(tlm::tlm_generic_payload& trans) {
   }
   if (slot.to_sram) {  // the issue thread writes it into the SRAM
     m_to_sram.push_back(&slot);
-    wake_issue();
+    wake(m_wakeup);
     return;
   }
   retire(slot, now());
@@ -586,7 +573,7 @@ void Dma::give_back(Slot& slot) {
     m_window.insert(sc_core::sc_time_stamp().value());
     --m_socket_slots;
   }
-  wake_issue();
+  wake(m_wakeup);
 }
 
 void Dma::complete_burst(std::shared_ptr<Transfer::State> state, const sc_core::sc_time& done) {

@@ -241,14 +241,11 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface, private Ru
   Slot& next_burst(sc_core::sc_time& sram_delay);
   bool blocked() const { return m_jobs.empty() || m_free.empty() || m_waiting_end_req; }
   // Wakes the issue thread (in a run ahead: the loop's wake-up).
-  void wake_issue();
   // The current time: the kernel's, or a run ahead's.
-  sc_core::sc_time now() const { return m_clock ? m_clock->get() : sc_core::sc_time_stamp(); }
   // Run ahead (RunAheadInitiator): whether the queued jobs allow it (reads
   // only: a store's SRAM read would make the loop wait).
   bool can_run_ahead() const;
   bool owns(const tlm::tlm_generic_payload& trans) const override;
-  bool take_wakeup() override;
   void issue_ready() override;
   bool would_end_transfer(tlm::tlm_generic_payload* const* batch, std::size_t n) const override;
   void account_timing_load(Job& job);
@@ -306,8 +303,6 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface, private Ru
   sc_core::sc_event m_timed_due;
   std::uint64_t m_exclusive_transfers = 0;
   RunAheadTarget* m_run_ahead = nullptr;
-  const RunAheadClock* m_clock = nullptr;  // m_run_ahead's
-  bool m_woken = false;                    // woken in a run ahead (take_wakeup)
   // Transfer states for reuse, oldest at m_states_next (a ring: transfers
   // mostly end in the order they start).
   static constexpr std::size_t states_pooled = 512;

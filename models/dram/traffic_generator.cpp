@@ -59,7 +59,7 @@ void TrafficGenerator::set_run_ahead_target(RunAheadTarget* target) {
   // Writes may be posted: their answers come before their bursts drain, which
   // a run ahead does not follow (DramController::run_ahead).
   m_run_ahead = m_config.pattern == TrafficPattern::mix ? nullptr : target;
-  m_clock = m_run_ahead ? &m_run_ahead->run_ahead_clock() : nullptr;
+  follow(m_run_ahead ? &m_run_ahead->run_ahead_clock() : nullptr);
 }
 
 void TrafficGenerator::run() {
@@ -75,26 +75,12 @@ bool TrafficGenerator::owns(const tlm::tlm_generic_payload& trans) const {
   });
 }
 
-bool TrafficGenerator::take_wakeup() {
-  const bool woken = m_woken;
-  m_woken = false;
-  return woken;
-}
-
 bool TrafficGenerator::would_end_transfer(tlm::tlm_generic_payload* const*, std::size_t n) const {
-  return m_done + n >= m_config.bytes / m_config.request_bytes;
-}
-
-void TrafficGenerator::wake() {
-  if (m_clock && m_clock->active)
-    m_woken = true;
-  else
-    m_wakeup.notify(sc_core::SC_ZERO_TIME);
+  return m_done + n >= total();
 }
 
 void TrafficGenerator::issue() {
-  const std::uint64_t total = m_config.bytes / m_config.request_bytes;
-  while (m_next < total && !m_waiting_end_req && !m_free.empty()) {
+  while (m_next < total() && !m_waiting_end_req && !m_free.empty()) {
     Slot& slot = *m_free.back();
     m_free.pop_back();
     bool write = false;
@@ -121,7 +107,7 @@ tlm::tlm_sync_enum TrafficGenerator::nb_transport_bw(tlm::tlm_generic_payload& t
                                                      sc_core::sc_time&) {
   if (&trans == m_waiting_end_req && (phase == tlm::END_REQ || phase == tlm::BEGIN_RESP)) {
     m_waiting_end_req = nullptr;
-    wake();
+    wake(m_wakeup);
   }
   if (phase == tlm::BEGIN_RESP) finish(static_cast<Slot&>(trans));
   return phase == tlm::END_REQ ? tlm::TLM_ACCEPTED : tlm::TLM_COMPLETED;
@@ -137,7 +123,7 @@ void TrafficGenerator::finish(Slot& slot) {
   m_last = now();
   slot.release();
   m_free.push_back(&slot);
-  wake();
+  wake(m_wakeup);
 }
 
 double TrafficGenerator::latency_ns_quantile(double q) const {

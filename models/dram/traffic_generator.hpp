@@ -65,11 +65,9 @@ class TrafficGenerator : public sc_core::sc_module, private tlm::tlm_mm_interfac
   // One pass of the issue loop: sends requests until none is left, no slot is
   // free or one is held.
   void issue();
-  sc_core::sc_time now() const { return m_clock ? m_clock->get() : sc_core::sc_time_stamp(); }
-  void wake();
+  std::uint64_t total() const { return m_config.bytes / m_config.request_bytes; }
   // RunAheadInitiator.
   bool owns(const tlm::tlm_generic_payload& trans) const override;
-  bool take_wakeup() override;
   void issue_ready() override { issue(); }
   bool would_end_transfer(tlm::tlm_generic_payload* const* batch, std::size_t n) const override;
   std::uint64_t address(std::uint64_t i, bool& write);
@@ -85,9 +83,7 @@ class TrafficGenerator : public sc_core::sc_module, private tlm::tlm_mm_interfac
   sc_core::sc_event m_wakeup;  // a slot freed or a held request was taken
   tlm::tlm_generic_payload* m_waiting_end_req = nullptr;
   RunAheadTarget* m_run_ahead = nullptr;
-  const RunAheadClock* m_clock = nullptr;  // m_run_ahead's
-  bool m_woken = false;                    // woken in a run ahead (take_wakeup)
-  std::uint64_t m_next = 0;                // the next request to issue
+  std::uint64_t m_next = 0;  // the next request to issue
   std::uint64_t m_done = 0;
   sc_core::sc_time m_last = sc_core::SC_ZERO_TIME;
   double m_latency_sum_ns = 0.0, m_latency_max_ns = 0.0;
