@@ -240,8 +240,6 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface, private Ru
   void drain_to_sram();
   Slot& next_burst(sc_core::sc_time& sram_delay);
   bool blocked() const { return m_jobs.empty() || m_free.empty() || m_waiting_end_req; }
-  // Wakes the issue thread (in a run ahead: the loop's wake-up).
-  // The current time: the kernel's, or a run ahead's.
   // Run ahead (RunAheadInitiator): whether the queued jobs allow it (reads
   // only: a store's SRAM read would make the loop wait).
   bool can_run_ahead() const;
