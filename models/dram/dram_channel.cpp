@@ -29,10 +29,9 @@ DramChannel::DramChannel(const DramConfig& config, bool use_cache)
       m_writes(m_banks.size()),
       m_rank_due(m_ranks, 0),
       m_hit{std::vector<Hit>(m_banks.size()), std::vector<Hit>(m_banks.size())},
-      m_act_floor(static_cast<std::size_t>(m_ranks) * m_bank_groups),
-      m_act_floor_at(m_act_floor.size(), 0),
-      m_group_of(m_banks.size()) {
-  for (std::size_t b = 0; b < m_banks.size(); ++b) m_group_of[b] = static_cast<std::uint32_t>(b / m_banks_per_group);
+      m_own{std::vector<Own>(m_banks.size()), std::vector<Own>(m_banks.size())},
+      m_floor(3 * static_cast<std::size_t>(m_ranks) * m_bank_groups),
+      m_groups(m_ranks * m_bank_groups) {
   for (auto& r : m_rank) {
     r.last_act_bg.assign(m_bank_groups, -(1 << 30));
     r.refresh_due = m_refi;
@@ -81,6 +80,7 @@ void DramChannel::enqueue(const Request& in, Time now) {
   r.bank = static_cast<std::uint32_t>(bank_index(r.rank, r.bank_group, r.bank_in_group));
   r.seq = m_seq++;
   (r.write ? m_writes : m_reads).push(r);
+  touch(r.bank);
   Hit& h = m_hit[r.write][r.bank];
   if (h.valid && !h.found && m_banks[r.bank].open_row == static_cast<std::int64_t>(r.row)) {
     h.found = true;
@@ -258,6 +258,25 @@ std::optional<DramChannel::Candidate> DramChannel::refresh_candidate(Time now) {
   return best;
 }
 
+const DramChannel::Own& DramChannel::own(bool write, std::uint32_t bi) {
+  Own& o = m_own[write][bi];
+  if (o.valid) return o;
+  // Per bank only the oldest hit, or else the oldest request, can win: a
+  // younger one of the same kind needs the same command at the same time.
+  const Bank& b = m_banks[bi];
+  const std::uint32_t group = bi / m_banks_per_group;
+  const std::uint64_t front = (write ? m_writes : m_reads).bank(bi).front().seq;
+  constexpr std::uint64_t row_command = std::uint64_t{1} << 63;
+  if (b.open_row < 0) {  // closed: the oldest request activates its row
+    o = Own{b.next_act, row_command | front, floor_act * m_groups + group, DramCommand::act, true};
+  } else if (const Hit& hit = oldest_hit(write, bi); hit.found) {
+    o = Own{b.next_col, hit.seq, floor_col * m_groups + group, write ? DramCommand::wr : DramCommand::rd, true};
+  } else {  // no request hits the open row (one that does keeps it open)
+    o = Own{b.next_pre, row_command | front, floor_pre * m_groups + group, DramCommand::pre, true};
+  }
+  return o;
+}
+
 std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
   const BankQueues& q = m_write_mode ? m_writes : m_reads;
   // What a due refresh keeps away: whole ranks (all-bank) or one bank each.
@@ -266,79 +285,51 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
     m_rank_due[r] = m_rank[r].refresh_due <= now;
     any_due = any_due || m_rank_due[r];
   }
-  // The best request so far, as its bank and sort keys: soonest first; at
-  // equal times a row hit (column command) first; then the oldest.
-  constexpr std::uint32_t no_bank = std::numeric_limits<std::uint32_t>::max();
-  std::uint32_t best = no_bank;
-  Time best_time = never;
-  bool best_column = false;
-  std::uint64_t best_seq = 0;
-  DramCommand best_cmd = DramCommand::act;
-  const std::uint32_t banks_per_rank = m_bank_groups * m_banks_per_group;
-  // The rank and channel terms of the banks' ready times. A column command's
-  // differs from the common value only in the groups of the last column
-  // command and of the last write; an ACT's is computed once per choice and
-  // rank's bank group, on first use.
+  // The rank and channel terms of the banks' ready times, per kind and group,
+  // with `now` folded in. A column command's differs from the common value
+  // only in the groups of the last column command and of the last write.
   const bool write = m_write_mode;
   const std::uint32_t col_group = group_of(m_last_col_rank, m_last_col_bg);
   const std::uint32_t write_group = group_of(m_last_write_rank, m_last_write_bg);
-  // Every ready time is at least `now`: it is folded into the floors once.
-  const Time col_common = std::max(col_floor(write, no_bank), now),
+  constexpr std::uint32_t no_group = std::numeric_limits<std::uint32_t>::max();
+  const Time col_common = std::max(col_floor(write, no_group), now),
              col_in_group = std::max(col_floor(write, col_group), now),
              col_in_write_group = std::max(col_floor(write, write_group), now), pre_floor = std::max(m_next_cmd, now);
-  ++m_choice;
-  const DramCommand column_cmd = write ? DramCommand::wr : DramCommand::rd;
-  const std::vector<Hit>& hits = m_hit[write];
+  for (std::uint32_t g = 0; g < m_groups; ++g) {
+    m_floor[floor_act * m_groups + g] = std::max(act_floor(g / m_bank_groups, g % m_bank_groups), now);
+    m_floor[floor_col * m_groups + g] = g == col_group     ? col_in_group
+                                        : g == write_group ? col_in_write_group
+                                                           : col_common;
+    m_floor[floor_pre * m_groups + g] = pre_floor;
+  }
+  // The best request: soonest first; at equal times a row hit (column
+  // command) first; then the oldest. Written without branches on the
+  // banks' values: which bank wins is not predictable.
+  constexpr std::uint32_t no_bank = std::numeric_limits<std::uint32_t>::max();
+  std::uint32_t best = no_bank;
+  Time best_time = never;
+  std::uint64_t best_key = std::numeric_limits<std::uint64_t>::max();
+  const std::uint32_t banks_per_rank = m_bank_groups * m_banks_per_group;
   for (const std::uint32_t bi : q.active()) {
     if (any_due) {
       const std::uint32_t rank = bi / banks_per_rank;
       if (m_rank_due[rank] && (!m_per_bank_refresh || bi % banks_per_rank == m_rank[rank].ref_bank)) continue;
     }
-    const Bank& b = m_banks[bi];
-    const std::size_t group = m_group_of[bi];
-    // Per bank only the oldest hit, or else the oldest request, can win: a
-    // younger one of the same kind needs the same command at the same time.
-    Time t;
-    DramCommand cmd;
-    std::uint64_t seq;
-    if (b.open_row < 0) {  // closed: the oldest request activates its row
-      if (m_act_floor_at[group] != m_choice) {
-        m_act_floor[group] =
-            std::max(act_floor(bi / banks_per_rank, static_cast<std::uint32_t>(group % m_bank_groups)), now);
-        m_act_floor_at[group] = m_choice;
-      }
-      t = std::max(b.next_act, m_act_floor[group]);
-      cmd = DramCommand::act;
-      seq = q.bank(bi).front().seq;
-    } else {
-      // Every request of a bank has its rank and groups, and the queue's kind.
-      const Hit& hit = hits[bi].valid ? hits[bi] : oldest_hit(write, bi);
-      if (hit.found) {
-        const Time floor = group == col_group ? col_in_group : group == write_group ? col_in_write_group : col_common;
-        t = std::max(b.next_col, floor);
-        cmd = column_cmd;
-        seq = hit.seq;
-      } else {  // no request hits the open row (one that does keeps it open)
-        t = std::max(b.next_pre, pre_floor);
-        cmd = DramCommand::pre;
-        seq = q.bank(bi).front().seq;
-      }
-    }
-    const bool column = cmd == column_cmd;
+    const Own& o = own(write, bi);
+    const Time t = std::max(o.time, m_floor[o.floor]);
     // (Every t is below `never`, so the first bank always wins.)
-    if (t < best_time || (t == best_time && (column != best_column ? column : seq < best_seq))) {
-      best = bi;
-      best_time = t;
-      best_column = column;
-      best_seq = seq;
-      best_cmd = cmd;
-    }
+    const bool better = (t < best_time) | ((t == best_time) & (o.key < best_key));
+    best = better ? bi : best;
+    best_time = better ? t : best_time;
+    best_key = better ? o.key : best_key;
   }
   const bool have = best != no_bank;
   Candidate c;
   if (have) {
     const Request& first = q.bank(best).front();
-    c = Candidate{best_time, best_cmd, best_seq, false, first.rank, first.bank_group, first.bank_in_group, best};
+    const Own& o = m_own[write][best];
+    c = Candidate{best_time,           o.cmd, o.key & ~(std::uint64_t{1} << 63), false, first.rank, first.bank_group,
+                  first.bank_in_group, best};
   }
   // A due refresh goes first unless a request can issue sooner.
   if (any_due) {
@@ -417,7 +408,9 @@ void DramChannel::issue(const Candidate& c, Time t, StepResult& out) {
     ++m_counts.ref;
     rank.refresh_due += m_refi;
     if (m_per_bank_refresh) {
-      Bank& bank = m_banks[bank_index(c.rank, rank.ref_bank / m_banks_per_group, rank.ref_bank % m_banks_per_group)];
+      const std::size_t flat = bank_index(c.rank, rank.ref_bank / m_banks_per_group, rank.ref_bank % m_banks_per_group);
+      touch(static_cast<std::uint32_t>(flat));
+      Bank& bank = m_banks[flat];
       bank.next_act = std::max(bank.next_act, t + m_rfc);
       rank.ref_bank = (rank.ref_bank + 1) % (m_bank_groups * m_banks_per_group);
       return;
@@ -425,11 +418,14 @@ void DramChannel::issue(const Candidate& c, Time t, StepResult& out) {
     rank.busy_until = t + m_rfc;
     for (std::uint32_t g = 0; g < m_bank_groups; ++g)
       for (std::uint32_t b = 0; b < m_banks_per_group; ++b) {
-        Bank& bank = m_banks[bank_index(c.rank, g, b)];
+        const std::size_t flat = bank_index(c.rank, g, b);
+        touch(static_cast<std::uint32_t>(flat));
+        Bank& bank = m_banks[flat];
         bank.next_act = std::max(bank.next_act, rank.busy_until);
       }
     return;
   }
+  touch(c.flat);
   Bank& bank = m_banks[c.flat];
   if (c.cmd == DramCommand::pre) {
     ++m_counts.pre;

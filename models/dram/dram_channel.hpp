@@ -250,12 +250,25 @@ class DramChannel {
   std::optional<Candidate> m_cache;  // the choice for the next step, if still valid
   bool m_step_at_arrival = false;    // the next step is due at the last arrival (next_hint)
   std::vector<Hit> m_hit[2];
-  // choose(): per rank and bank group, the ACT floor computed on first use
-  // in a choice, and the choice it was computed for; each bank's group.
-  std::vector<Time> m_act_floor;
-  std::vector<std::uint64_t> m_act_floor_at;
-  std::vector<std::uint32_t> m_group_of;
-  std::uint64_t m_choice = 0;
+  // Per queue (read, write) and bank: the bank's own part of its candidate,
+  // kept until the bank or its queue changes (touch()). Its ready time is
+  // the later of `time` and the floor m_floor[floor] of the command's kind
+  // and the bank's group (rank and bank group); `key` orders the candidates
+  // at equal times: a column command first (top bit clear), then the oldest.
+  struct Own {
+    Time time = 0;
+    std::uint64_t key = 0;
+    std::uint32_t floor = 0;
+    DramCommand cmd = DramCommand::act;
+    bool valid = false;
+  };
+  std::vector<Own> m_own[2];
+  void touch(std::uint32_t bank) { m_own[0][bank].valid = m_own[1][bank].valid = false; }
+  const Own& own(bool write, std::uint32_t bank);
+  // choose(): per kind (ACT, column, PRE) and group, the floor of a choice.
+  enum FloorKind : std::uint32_t { floor_act = 0, floor_col = 1, floor_pre = 2 };
+  std::vector<Time> m_floor;
+  std::uint32_t m_groups = 0;
   Time m_cache_at = 0, m_refresh_due_min = never;
   DramCommandCounts m_counts;
   Time m_data_busy = 0;
