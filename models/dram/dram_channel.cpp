@@ -30,12 +30,14 @@ DramChannel::DramChannel(const DramConfig& config, bool use_cache)
       m_rank_due(m_ranks, 0),
       m_hit{std::vector<Hit>(m_banks.size()), std::vector<Hit>(m_banks.size())},
       m_own{std::vector<Own>(m_banks.size()), std::vector<Own>(m_banks.size())},
-      m_floor(3 * static_cast<std::size_t>(m_ranks) * m_bank_groups),
-      m_groups(m_ranks * m_bank_groups) {
+      m_floor(2 * static_cast<std::size_t>(m_ranks) * m_bank_groups + 1),
+      m_groups(m_ranks * m_bank_groups),
+      m_rank_act_floor(m_groups) {
   for (auto& r : m_rank) {
     r.last_act_bg.assign(m_bank_groups, -(1 << 30));
     r.refresh_due = m_refi;
   }
+  for (std::uint32_t r = 0; r < m_ranks; ++r) rank_acted(r);
 }
 
 void DramChannel::BankQueues::push(const Request& r) {
@@ -80,11 +82,14 @@ void DramChannel::enqueue(const Request& in, Time now) {
   r.bank = static_cast<std::uint32_t>(bank_index(r.rank, r.bank_group, r.bank_in_group));
   r.seq = m_seq++;
   (r.write ? m_writes : m_reads).push(r);
-  touch(r.bank);
   Hit& h = m_hit[r.write][r.bank];
   if (h.valid && !h.found && m_banks[r.bank].open_row == static_cast<std::int64_t>(r.row)) {
     h.found = true;
     h.seq = r.seq;
+    // The bank's own term was a PRE for want of a hit, if it was known. The
+    // newcomer changes nothing else: it is the youngest, and a bank whose
+    // queue was empty has no own term kept (the last take dropped it).
+    m_own[r.write][r.bank].valid = false;
   }
   // The cached choice stays right unless the newcomer beats it, or it hits
   // the row the cached PRE would close; the newcomer is the youngest, so it
@@ -203,11 +208,15 @@ bool DramChannel::blocked_by_refresh(const Request& r, Time now) const {
   return static_cast<std::uint32_t>(r.bank_group) * m_banks_per_group + r.bank_in_group == rank.ref_bank;
 }
 
-DramChannel::Time DramChannel::act_floor(std::uint32_t rank, std::uint32_t bg) const {
+DramChannel::Time DramChannel::rank_act_floor(std::uint32_t rank, std::uint32_t bg) const {
   const Rank& r = m_rank[rank];
-  Time t = std::max({r.last_act + m_t.tRRD_S, r.last_act_bg[bg] + m_t.tRRD_L, r.busy_until, m_next_cmd});
+  Time t = std::max({r.last_act + m_t.tRRD_S, r.last_act_bg[bg] + m_t.tRRD_L, r.busy_until});
   if (r.faw_count == 4) t = std::max(t, r.faw[static_cast<std::size_t>(r.faw_next)] + m_t.tFAW);
   return t;
+}
+
+void DramChannel::rank_acted(std::uint32_t rank) {
+  for (std::uint32_t bg = 0; bg < m_bank_groups; ++bg) m_rank_act_floor[group_of(rank, bg)] = rank_act_floor(rank, bg);
 }
 
 void DramChannel::update_mode() {
@@ -258,9 +267,8 @@ std::optional<DramChannel::Candidate> DramChannel::refresh_candidate(Time now) {
   return best;
 }
 
-const DramChannel::Own& DramChannel::own(bool write, std::uint32_t bi) {
+const DramChannel::Own& DramChannel::find_own(bool write, std::uint32_t bi) {
   Own& o = m_own[write][bi];
-  if (o.valid) return o;
   // Per bank only the oldest hit, or else the oldest request, can win: a
   // younger one of the same kind needs the same command at the same time.
   const Bank& b = m_banks[bi];
@@ -272,7 +280,7 @@ const DramChannel::Own& DramChannel::own(bool write, std::uint32_t bi) {
   } else if (const Hit& hit = oldest_hit(write, bi); hit.found) {
     o = Own{b.next_col, hit.seq, floor_col * m_groups + group, write ? DramCommand::wr : DramCommand::rd, true};
   } else {  // no request hits the open row (one that does keeps it open)
-    o = Own{b.next_pre, row_command | front, floor_pre * m_groups + group, DramCommand::pre, true};
+    o = Own{b.next_pre, row_command | front, floor_pre * m_groups, DramCommand::pre, true};
   }
   return o;
 }
@@ -295,13 +303,14 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
   const Time col_common = std::max(col_floor(write, no_group), now),
              col_in_group = std::max(col_floor(write, col_group), now),
              col_in_write_group = std::max(col_floor(write, write_group), now), pre_floor = std::max(m_next_cmd, now);
+  const Time base = pre_floor;  // every floor has the command bus's next slot and `now`
   for (std::uint32_t g = 0; g < m_groups; ++g) {
-    m_floor[floor_act * m_groups + g] = std::max(act_floor(g / m_bank_groups, g % m_bank_groups), now);
-    m_floor[floor_col * m_groups + g] = g == col_group     ? col_in_group
-                                        : g == write_group ? col_in_write_group
-                                                           : col_common;
-    m_floor[floor_pre * m_groups + g] = pre_floor;
+    m_floor[floor_act * m_groups + g] = std::max(m_rank_act_floor[g], base);
+    m_floor[floor_col * m_groups + g] = col_common;
   }
+  m_floor[floor_col * m_groups + write_group] = col_in_write_group;
+  m_floor[floor_col * m_groups + col_group] = col_in_group;
+  m_floor[floor_pre * m_groups] = pre_floor;
   // The best request: soonest first; at equal times a row hit (column
   // command) first; then the oldest. Written without branches on the
   // banks' values: which bank wins is not predictable.
@@ -416,6 +425,7 @@ void DramChannel::issue(const Candidate& c, Time t, StepResult& out) {
       return;
     }
     rank.busy_until = t + m_rfc;
+    rank_acted(c.rank);
     for (std::uint32_t g = 0; g < m_bank_groups; ++g)
       for (std::uint32_t b = 0; b < m_banks_per_group; ++b) {
         const std::size_t flat = bank_index(c.rank, g, b);
@@ -450,6 +460,7 @@ void DramChannel::issue(const Candidate& c, Time t, StepResult& out) {
     rank.faw[static_cast<std::size_t>(rank.faw_next)] = t;
     rank.faw_next = (rank.faw_next + 1) % 4;
     rank.faw_count = std::min(rank.faw_count + 1, 4);
+    rank_acted(c.rank);
     return;
   }
   // A column command: the request's data moves and it leaves the queue.

@@ -193,7 +193,13 @@ class DramChannel {
   }
   // What holds every bank of a rank's bank group back from an ACT, or from a
   // column command of a kind: the rank's and the channel's state.
-  Time act_floor(std::uint32_t rank, std::uint32_t bg) const;
+  Time act_floor(std::uint32_t rank, std::uint32_t bg) const {
+    return std::max(m_rank_act_floor[group_of(rank, bg)], m_next_cmd);
+  }
+  // The rank's part of act_floor(), which only an ACT or a REF changes: kept
+  // per group (m_rank_act_floor) and recomputed then.
+  Time rank_act_floor(std::uint32_t rank, std::uint32_t bg) const;
+  void rank_acted(std::uint32_t rank);
   // `group` is group_of(rank, bank group). Its only terms are the last column
   // command's group and the last write's, so any other value (no_bank) gives
   // every other group's.
@@ -253,7 +259,7 @@ class DramChannel {
   // Per queue (read, write) and bank: the bank's own part of its candidate,
   // kept until the bank or its queue changes (touch()). Its ready time is
   // the later of `time` and the floor m_floor[floor] of the command's kind
-  // and the bank's group (rank and bank group); `key` orders the candidates
+  // and, for an ACT or a column command, the bank's group (rank and bank group); `key` orders the candidates
   // at equal times: a column command first (top bit clear), then the oldest.
   struct Own {
     Time time = 0;
@@ -264,11 +270,17 @@ class DramChannel {
   };
   std::vector<Own> m_own[2];
   void touch(std::uint32_t bank) { m_own[0][bank].valid = m_own[1][bank].valid = false; }
-  const Own& own(bool write, std::uint32_t bank);
-  // choose(): per kind (ACT, column, PRE) and group, the floor of a choice.
+  const Own& own(bool write, std::uint32_t bank) {
+    const Own& o = m_own[write][bank];
+    return o.valid ? o : find_own(write, bank);
+  }
+  const Own& find_own(bool write, std::uint32_t bank);
+  // choose(): per kind (ACT, column) and group, the floor of a choice; a
+  // PRE's, the same for every group, is last.
   enum FloorKind : std::uint32_t { floor_act = 0, floor_col = 1, floor_pre = 2 };
   std::vector<Time> m_floor;
   std::uint32_t m_groups = 0;
+  std::vector<Time> m_rank_act_floor;
   Time m_cache_at = 0, m_refresh_due_min = never;
   DramCommandCounts m_counts;
   Time m_data_busy = 0;
