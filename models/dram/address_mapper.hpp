@@ -25,9 +25,21 @@ class AddressMapper {
   explicit AddressMapper(const DramConfig& c);
 
   DramAddress decode(std::uint64_t addr) const {
+    DramAddress a;
+    decode(addr, a);
+    return a;
+  }
+  // The same, into `out` field by field: a whole copy would be read back in
+  // wider pieces than it was stored in (no store-to-load forwarding).
+  void decode(std::uint64_t addr, DramAddress& out) const {
     // Each field's shift and mask are fixed by the order: no loop per address.
     const auto at = [&](Field f) { return static_cast<std::uint32_t>((addr >> m_shift[f]) & m_mask[f]); };
-    return DramAddress{at(ch), at(ra), at(bg), at(ba), at(ro), at(co)};
+    out.channel = at(ch);
+    out.rank = at(ra);
+    out.bank_group = at(bg);
+    out.bank = at(ba);
+    out.row = at(ro);
+    out.column = at(co);
   }
 
   // Parses an order string into fields MSB first; false if it is not a

@@ -40,14 +40,27 @@ DramChannel::DramChannel(const DramConfig& config, bool use_cache)
   for (std::uint32_t r = 0; r < m_ranks; ++r) rank_acted(r);
 }
 
-void DramChannel::BankQueues::push(const Request& r) {
-  std::vector<Request>& q = m_per_bank[r.bank];
+const DramChannel::Request& DramChannel::BankQueues::push(std::uint32_t tag, bool write, const DramAddress& a,
+                                                          std::uint32_t bank, std::uint64_t seq) {
+  std::vector<Request>& q = m_per_bank[bank];
   if (q.empty()) {
-    m_where[r.bank] = m_active.size();
-    m_active.push_back(r.bank);
+    m_where[bank] = m_active.size();
+    m_active.push_back(bank);
   }
-  q.push_back(r);
   ++m_size;
+  // Field by field into its place: a request built elsewhere and copied
+  // whole would be read back in wider pieces than it was stored in, which
+  // the processor cannot forward from its store buffer.
+  Request& r = q.emplace_back();
+  r.tag = tag;
+  r.row = a.row;
+  r.bank = bank;
+  r.seq = seq;
+  r.rank = static_cast<std::uint16_t>(a.rank);
+  r.bank_group = static_cast<std::uint16_t>(a.bank_group);
+  r.bank_in_group = static_cast<std::uint16_t>(a.bank);
+  r.write = write;
+  return r;
 }
 
 const DramChannel::Request& DramChannel::BankQueues::find(std::uint32_t b, std::uint64_t seq) const {
@@ -71,17 +84,16 @@ DramChannel::Request DramChannel::BankQueues::take(std::uint32_t b, std::uint64_
   return r;
 }
 
-void DramChannel::enqueue(const Request& in, Time now) {
+void DramChannel::enqueue(std::uint32_t tag, bool write, const DramAddress& a, Time now) {
   if (queued() == 0) {
     const IdleStretch idle = idle_stretch(now, catch_up_refresh(now));
     add(m_residency, idle);
     if (idle.powered_down) m_next_cmd = std::max(m_next_cmd, idle.wake);
     m_idle_since = now;  // no longer idle: residency() counts nothing more
   }
-  Request r = in;
-  r.bank = static_cast<std::uint32_t>(bank_index(r.rank, r.bank_group, r.bank_in_group));
-  r.seq = m_seq++;
-  (r.write ? m_writes : m_reads).push(r);
+  const Request& r =
+      (write ? m_writes : m_reads)
+          .push(tag, write, a, static_cast<std::uint32_t>(bank_index(a.rank, a.bank_group, a.bank)), m_seq++);
   Hit& h = m_hit[r.write][r.bank];
   if (h.valid && !h.found && m_banks[r.bank].open_row == static_cast<std::int64_t>(r.row)) {
     h.found = true;

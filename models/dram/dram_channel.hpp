@@ -62,16 +62,6 @@ class DramChannel {
     std::uint64_t seq = 0;   // arrival order (set on enqueue)
     std::uint16_t rank = 0, bank_group = 0, bank_in_group = 0;
     bool write = false;
-    static Request of(std::uint32_t tag, bool write, const DramAddress& a) {
-      Request r;
-      r.tag = tag;
-      r.write = write;
-      r.row = a.row;
-      r.rank = static_cast<std::uint16_t>(a.rank);
-      r.bank_group = static_cast<std::uint16_t>(a.bank_group);
-      r.bank_in_group = static_cast<std::uint16_t>(a.bank);
-      return r;
-    }
   };
   struct Completion {
     std::uint64_t tag = 0;
@@ -105,7 +95,9 @@ class DramChannel {
     bool empty() const { return m_size == 0; }
     const std::vector<std::uint32_t>& active() const { return m_active; }
     const std::vector<Request>& bank(std::uint32_t b) const { return m_per_bank[b]; }
-    void push(const Request& r);
+    // Queues a burst to `a` at flat bank `bank` as arrival `seq`; returns
+    // the queued entry.
+    const Request& push(std::uint32_t tag, bool write, const DramAddress& a, std::uint32_t bank, std::uint64_t seq);
     // Removes request `seq` of bank `b` and returns it.
     Request take(std::uint32_t b, std::uint64_t seq);
     const Request& find(std::uint32_t b, std::uint64_t seq) const;
@@ -117,8 +109,9 @@ class DramChannel {
     std::vector<std::size_t> m_where;  // position in m_active, or none
     std::size_t m_size = 0;
   };
-  // Queues a request arriving at `now` (the caller checks room()).
-  void enqueue(const Request& r, Time now);
+  // Queues a burst to `a` arriving at `now`, with the caller's handle `tag`
+  // (the caller checks room()).
+  void enqueue(std::uint32_t tag, bool write, const DramAddress& a, Time now);
   // When step() next has something to do, as far as is known without a full
   // choice: the kept choice's time, else `now`.
   Time next_hint(Time now) const {

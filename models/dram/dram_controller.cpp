@@ -75,7 +75,7 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
   const DramAddress* bursts = &one;
   std::size_t count = 1;
   if (first == last) {  // one burst: one channel to look at
-    one = m_mapper.decode(first * m_burst_bytes);
+    m_mapper.decode(first * m_burst_bytes, one);
     const DramChannel& ch = m_channels[one.channel];
     if (ch.room(write) == 0 && ch.queued() > 0) return false;
   } else {
@@ -85,7 +85,7 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
       std::fill(m_per_channel.begin(), m_per_channel.end(), 0);
       m_decoded.clear();
       for (std::uint64_t b = first; b <= last; ++b) {
-        m_decoded.push_back(m_mapper.decode(b * m_burst_bytes));
+        m_mapper.decode(b * m_burst_bytes, m_decoded.emplace_back());
         ++m_per_channel[m_decoded.back().channel];
       }
       m_decoded_for = &trans;
@@ -111,7 +111,7 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
   for (std::size_t i = 0; i < count; ++i) {
     const DramAddress& a = bursts[i];
     DramChannel& ch = m_channels[a.channel];
-    ch.enqueue(DramChannel::Request::of(tag, write, a), now);
+    ch.enqueue(tag, write, a, now);
     m_next[a.channel] = std::min(m_next[a.channel], ch.next_hint(now));
     wake = std::min(wake, m_next[a.channel]);
   }

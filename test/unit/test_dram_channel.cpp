@@ -41,9 +41,7 @@ Trace run(const DramConfig& c, const std::vector<Access>& accesses, bool use_cac
   while (next < accesses.size() || ch.queued() > 0) {
     // Requests that have arrived go in while there is room, in order.
     while (next < accesses.size() && accesses[next].arrival <= t && ch.room(accesses[next].write) > 0) {
-      ch.enqueue(DramChannel::Request::of(static_cast<std::uint32_t>(next), accesses[next].write,
-                                          mapper.decode(accesses[next].addr)),
-                 t);
+      ch.enqueue(static_cast<std::uint32_t>(next), accesses[next].write, mapper.decode(accesses[next].addr), t);
       ++next;
       // As the controller does: with the kept choice, wake only when it says;
       // without, look again at every arrival.
@@ -115,7 +113,7 @@ TEST_CASE("DRAM: the channel accounts its idle time by background state") {
     const AddressMapper mapper(c);
     DramChannel ch(c);
     const auto feed = [&](std::uint32_t tag, Time at, std::uint64_t addr) {
-      ch.enqueue(DramChannel::Request::of(tag, false, mapper.decode(addr)), at);
+      ch.enqueue(tag, false, mapper.decode(addr), at);
       Time done = 0;
       for (Time t = at; ch.queued() > 0;) {
         const auto r = ch.step(t);
