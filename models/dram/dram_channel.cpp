@@ -150,8 +150,17 @@ void DramChannel::enqueue(std::uint32_t tag, bool write, const DramAddress& a, T
   t = std::max(t, m_cache_at);
   // A refresh keeps its ties (see choose()).
   const bool wins_tie = !m_cache->refresh && is_column(cmd) && !is_column(m_cache->cmd);
-  if (t < m_cache->time || (t == m_cache->time && wins_tie))
-    m_cache = Candidate{t, cmd, r.seq, false, r.rank, r.bank_group, r.bank_in_group, r.bank};
+  if (t < m_cache->time || (t == m_cache->time && wins_tie)) {
+    Candidate& c = *m_cache;  // field by field (see step())
+    c.time = t;
+    c.cmd = cmd;
+    c.seq = r.seq;
+    c.refresh = false;
+    c.rank = r.rank;
+    c.bg = r.bank_group;
+    c.bank = r.bank_in_group;
+    c.flat = r.bank;
+  }
 }
 
 DramChannel::Time DramChannel::refreshes_by(const Rank& rank, Time now) const {
@@ -297,7 +306,7 @@ const DramChannel::Own& DramChannel::find_own(bool write, std::uint32_t bi) {
   return o;
 }
 
-std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
+void DramChannel::choose(Time now, std::optional<Candidate>& into) {
   const BankQueues& q = m_write_mode ? m_writes : m_reads;
   // What a due refresh keeps away: whole ranks (all-bank) or one bank each.
   bool any_due = false;
@@ -345,20 +354,30 @@ std::optional<DramChannel::Candidate> DramChannel::choose(Time now) {
     best_key = better ? o.key : best_key;
   }
   const bool have = best != no_bank;
-  Candidate c;
-  if (have) {
-    const Request& first = q.bank(best).front();
-    const Own& o = m_own[write][best];
-    c = Candidate{best_time,           o.cmd, o.key & ~(std::uint64_t{1} << 63), false, first.rank, first.bank_group,
-                  first.bank_in_group, best};
-  }
   // A due refresh goes first unless a request can issue sooner.
   if (any_due) {
     const std::optional<Candidate> refresh = refresh_candidate(now);
-    if (refresh && (!have || refresh->time <= c.time)) return refresh;
+    if (refresh && (!have || refresh->time <= best_time)) {
+      into = refresh;
+      return;
+    }
   }
-  if (have) return c;
-  return std::nullopt;
+  if (!have) {
+    into.reset();
+    return;
+  }
+  // Field by field into its place (see step()).
+  const Request& first = q.bank(best).front();
+  const Own& o = m_own[write][best];
+  Candidate& c = into.emplace();
+  c.time = best_time;
+  c.cmd = o.cmd;
+  c.seq = o.key & ~(std::uint64_t{1} << 63);
+  c.refresh = false;
+  c.rank = first.rank;
+  c.bg = first.bank_group;
+  c.bank = first.bank_in_group;
+  c.flat = best;
 }
 
 const DramChannel::Hit& DramChannel::oldest_hit(bool write, std::uint32_t bank) {
@@ -382,24 +401,26 @@ DramChannel::StepResult DramChannel::step(Time now) {
   const bool was_write_mode = m_write_mode;
   update_mode();
   // The cached choice holds while nothing changed: same mode, not stepped
-  // past it, and no refresh fell due since it was made.
+  // past it, and no refresh fell due since it was made. The choice is made
+  // into m_cache and used there, never copied: it was just stored field by
+  // field, and a copy would read it back wider.
   if (m_cache && (m_write_mode != was_write_mode || now > m_cache->time || m_refresh_due_min <= now)) m_cache.reset();
-  const std::optional<Candidate> best = m_cache ? m_cache : choose(now);
-  m_cache.reset();
-  if (!best) return out;
-  if (best->time > now) {
-    remember(best, now);
+  if (!m_cache) choose(now, m_cache);
+  if (!m_cache) return out;
+  if (m_cache->time > now) {
     // A refresh falling due before then changes the choice: look again then.
-    out.next = std::min(best->time, refresh_due_after(now));
+    out.next = std::min(m_cache->time, refresh_due_after(now));
+    remember(now);
     return out;
   }
-  issue(*best, now, out);
+  issue(*m_cache, now, out);
+  m_cache.reset();
   // Say exactly when the next command can go, so the caller sleeps till then.
   if (queued()) {
     update_mode();
-    const std::optional<Candidate> next = choose(m_next_cmd);
-    remember(next, m_next_cmd);
-    out.next = std::min(next ? next->time : never, refresh_due_after(m_next_cmd));
+    choose(m_next_cmd, m_cache);
+    out.next = std::min(m_cache ? m_cache->time : never, refresh_due_after(m_next_cmd));
+    remember(m_next_cmd);
   }
   return out;
 }
@@ -411,9 +432,11 @@ DramChannel::Time DramChannel::refresh_due_after(Time at) const {
   return due;
 }
 
-void DramChannel::remember(const std::optional<Candidate>& c, Time at) {
-  if (!m_use_cache) return;
-  m_cache = c;
+void DramChannel::remember(Time at) {
+  if (!m_use_cache) {
+    m_cache.reset();
+    return;
+  }
   m_cache_at = at;
   // A refresh already due was part of the choice; one falling due later
   // invalidates it.

@@ -219,12 +219,14 @@ class DramChannel {
   void add(Residency& r, const IdleStretch& s) const;
   void update_mode();
   std::optional<Candidate> refresh_candidate(Time now);
-  // The FR-FCFS choice among the active queue and any due refresh.
-  std::optional<Candidate> choose(Time now);
+  // The FR-FCFS choice among the active queue and any due refresh, into `into`
+  // (empty if nothing is queued that may go).
+  void choose(Time now, std::optional<Candidate>& into);
   // The earliest refresh that falls due after `at` (never if none).
   Time refresh_due_after(Time at) const;
-  // Keeps a choice made at `at` for the next step (see enqueue and step).
-  void remember(const std::optional<Candidate>& c, Time at);
+  // Keeps the choice in m_cache, made at `at`, for the next step (see
+  // enqueue and step); drops it without the cache.
+  void remember(Time at);
   void issue(const Candidate& c, Time t, StepResult& out);
 
   const bool m_use_cache;
