@@ -194,7 +194,7 @@ class DramChannel {
   Time rank_act_floor(std::uint32_t rank, std::uint32_t bg) const;
   void rank_acted(std::uint32_t rank);
   // `group` is group_of(rank, bank group). Its only terms are the last column
-  // command's group and the last write's, so any other value (no_bank) gives
+  // command's group and the last write's, so any other value (no_group) gives
   // every other group's.
   Time col_floor(bool write, std::uint32_t group) const {
     Time t = std::max(m_last_col + (group == group_of(m_last_col_rank, m_last_col_bg) ? m_t.tCCD_L : m_t.tCCD_S),
@@ -254,8 +254,9 @@ class DramChannel {
   // Per queue (read, write) and bank: the bank's own part of its candidate,
   // kept until the bank or its queue changes (touch()). Its ready time is
   // the later of `time` and the floor m_floor[floor] of the command's kind
-  // and, for an ACT or a column command, the bank's group (rank and bank group); `key` orders the candidates
-  // at equal times: a column command first (top bit clear), then the oldest.
+  // and, for an ACT or a column command, the bank's group (rank and bank
+  // group); `key` orders the candidates at equal times: a column command
+  // first (top bit clear), then the oldest.
   struct Own {
     Time time = 0;
     std::uint64_t key = 0;
