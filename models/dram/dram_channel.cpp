@@ -369,7 +369,8 @@ void DramChannel::choose(Time now, std::optional<Candidate>& into) {
   // Field by field into its place (see step()).
   const Request& first = q.bank(best).front();
   const Own& o = m_own[write][best];
-  Candidate& c = into.emplace();
+  into = Candidate{};
+  Candidate& c = *into;
   c.time = best_time;
   c.cmd = o.cmd;
   c.seq = o.key & ~(std::uint64_t{1} << 63);
