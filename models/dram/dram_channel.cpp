@@ -30,8 +30,8 @@ DramChannel::DramChannel(const DramConfig& config, bool use_cache)
       m_rank_due(m_ranks, 0),
       m_hit{std::vector<Hit>(m_banks.size()), std::vector<Hit>(m_banks.size())},
       m_own{std::vector<Own>(m_banks.size()), std::vector<Own>(m_banks.size())},
-      m_floor(2 * static_cast<std::size_t>(m_ranks) * m_bank_groups + 1),
       m_groups(m_ranks * m_bank_groups),
+      m_floor(2 * static_cast<std::size_t>(m_groups) + 1),
       m_rank_act_floor(m_groups) {
   for (auto& r : m_rank) {
     r.last_act_bg.assign(m_bank_groups, -(1 << 30));
@@ -91,17 +91,17 @@ void DramChannel::enqueue(std::uint32_t tag, bool write, const DramAddress& a, T
     if (idle.powered_down) m_next_cmd = std::max(m_next_cmd, idle.wake);
     m_idle_since = now;  // no longer idle: residency() counts nothing more
   }
-  const Request& r =
-      (write ? m_writes : m_reads)
-          .push(tag, write, a, static_cast<std::uint32_t>(bank_index(a.rank, a.bank_group, a.bank)), m_seq++);
-  Hit& h = m_hit[r.write][r.bank];
-  if (h.valid && !h.found && m_banks[r.bank].open_row == static_cast<std::int64_t>(r.row)) {
+  const auto bank = static_cast<std::uint32_t>(bank_index(a.rank, a.bank_group, a.bank));
+  BankQueues& queue = write ? m_writes : m_reads;
+  const Request& r = queue.push(tag, write, a, bank, m_seq++);
+  Hit& h = m_hit[write][bank];
+  if (h.valid && !h.found && m_banks[bank].open_row == static_cast<std::int64_t>(r.row)) {
     h.found = true;
     h.seq = r.seq;
     // The bank's own term was a PRE for want of a hit, if it was known. The
     // newcomer changes nothing else: it is the youngest, and a bank whose
     // queue was empty has no own term kept (the last take dropped it).
-    m_own[r.write][r.bank].valid = false;
+    m_own[write][bank].valid = false;
   }
   // The cached choice stays right unless the newcomer beats it, or it hits
   // the row the cached PRE would close; the newcomer is the youngest, so it
@@ -110,7 +110,7 @@ void DramChannel::enqueue(std::uint32_t tag, bool write, const DramAddress& a, T
     m_cache.reset();
     return;
   }
-  if (r.write != m_write_mode) {
+  if (write != m_write_mode) {
     // The choice looks at the active queue only: it stands unless the
     // newcomer makes the next step change the mode.
     const bool flips = m_write_mode ? m_writes.empty() || (m_writes.size() <= m_write_low && !m_reads.empty())
@@ -118,7 +118,7 @@ void DramChannel::enqueue(std::uint32_t tag, bool write, const DramAddress& a, T
     if (flips) m_cache.reset();
     return;
   }
-  const Bank& b = m_banks[r.bank];
+  const Bank& b = m_banks[bank];
   const bool hit = b.open_row == static_cast<std::int64_t>(r.row);
   if (hit && m_cache->cmd == DramCommand::pre && m_cache->rank == r.rank && m_cache->bg == r.bank_group &&
       m_cache->bank == r.bank_in_group) {
@@ -129,8 +129,8 @@ void DramChannel::enqueue(std::uint32_t tag, bool write, const DramAddress& a, T
   DramCommand cmd;
   Time t;
   if (hit) {
-    cmd = r.write ? DramCommand::wr : DramCommand::rd;
-    t = col_ready(r.write, r.rank, r.bank_group, b);
+    cmd = write ? DramCommand::wr : DramCommand::rd;
+    t = col_ready(write, r.rank, r.bank_group, b);
   } else if (b.open_row >= 0) {
     // A miss on an open row. A bank's candidate is its oldest hit, or else a
     // PRE for its oldest request: with older requests of this kind at the
@@ -140,7 +140,7 @@ void DramChannel::enqueue(std::uint32_t tag, bool write, const DramAddress& a, T
     // dropped the kept choice (a step's command may issue at the command
     // bus's next slot, ahead of later arrivals).
     m_step_at_arrival = true;
-    if ((r.write ? m_writes : m_reads).bank(r.bank).size() > 1) return;
+    if (queue.bank(bank).size() > 1) return;
     cmd = DramCommand::pre;
     t = std::max(b.next_pre, m_next_cmd);
   } else {
@@ -159,7 +159,7 @@ void DramChannel::enqueue(std::uint32_t tag, bool write, const DramAddress& a, T
     c.rank = r.rank;
     c.bg = r.bank_group;
     c.bank = r.bank_in_group;
-    c.flat = r.bank;
+    c.flat = bank;
   }
 }
 
@@ -295,13 +295,12 @@ const DramChannel::Own& DramChannel::find_own(bool write, std::uint32_t bi) {
   const Bank& b = m_banks[bi];
   const std::uint32_t group = bi / m_banks_per_group;
   const std::uint64_t front = (write ? m_writes : m_reads).bank(bi).front().seq;
-  constexpr std::uint64_t row_command = std::uint64_t{1} << 63;
   if (b.open_row < 0) {  // closed: the oldest request activates its row
-    o = Own{b.next_act, row_command | front, floor_act * m_groups + group, DramCommand::act, true};
+    o = Own{b.next_act, Own::row_command | front, floor_act * m_groups + group, DramCommand::act, true};
   } else if (const Hit& hit = oldest_hit(write, bi); hit.found) {
     o = Own{b.next_col, hit.seq, floor_col * m_groups + group, write ? DramCommand::wr : DramCommand::rd, true};
   } else {  // no request hits the open row (one that does keeps it open)
-    o = Own{b.next_pre, row_command | front, floor_pre * m_groups, DramCommand::pre, true};
+    o = Own{b.next_pre, Own::row_command | front, floor_pre * m_groups, DramCommand::pre, true};
   }
   return o;
 }
@@ -323,15 +322,15 @@ void DramChannel::choose(Time now, std::optional<Candidate>& into) {
   constexpr std::uint32_t no_group = std::numeric_limits<std::uint32_t>::max();
   const Time col_common = std::max(col_floor(write, no_group), now),
              col_in_group = std::max(col_floor(write, col_group), now),
-             col_in_write_group = std::max(col_floor(write, write_group), now), pre_floor = std::max(m_next_cmd, now);
-  const Time base = pre_floor;  // every floor has the command bus's next slot and `now`
+             col_in_write_group = std::max(col_floor(write, write_group), now);
+  const Time base = std::max(m_next_cmd, now);  // in every floor: the command bus's next slot, and `now`
   for (std::uint32_t g = 0; g < m_groups; ++g) {
     m_floor[floor_act * m_groups + g] = std::max(m_rank_act_floor[g], base);
     m_floor[floor_col * m_groups + g] = col_common;
   }
   m_floor[floor_col * m_groups + write_group] = col_in_write_group;
   m_floor[floor_col * m_groups + col_group] = col_in_group;
-  m_floor[floor_pre * m_groups] = pre_floor;
+  m_floor[floor_pre * m_groups] = base;
   // The best request: soonest first; at equal times a row hit (column
   // command) first; then the oldest. Written without branches on the
   // banks' values: which bank wins is not predictable.
@@ -373,7 +372,7 @@ void DramChannel::choose(Time now, std::optional<Candidate>& into) {
   Candidate& c = *into;
   c.time = best_time;
   c.cmd = o.cmd;
-  c.seq = o.key & ~(std::uint64_t{1} << 63);
+  c.seq = o.key & ~Own::row_command;
   c.refresh = false;
   c.rank = first.rank;
   c.bg = first.bank_group;

@@ -256,8 +256,9 @@ class DramChannel {
   // the later of `time` and the floor m_floor[floor] of the command's kind
   // and, for an ACT or a column command, the bank's group (rank and bank
   // group); `key` orders the candidates at equal times: a column command
-  // first (top bit clear), then the oldest.
+  // first (row_command clear), then the oldest (the request's number).
   struct Own {
+    static constexpr std::uint64_t row_command = std::uint64_t{1} << 63;
     Time time = 0;
     std::uint64_t key = 0;
     std::uint32_t floor = 0;
@@ -274,8 +275,8 @@ class DramChannel {
   // choose(): per kind (ACT, column) and group, the floor of a choice; a
   // PRE's, the same for every group, is last.
   enum FloorKind : std::uint32_t { floor_act = 0, floor_col = 1, floor_pre = 2 };
+  const std::uint32_t m_groups;  // groups of banks: ranks times bank groups
   std::vector<Time> m_floor;
-  std::uint32_t m_groups = 0;
   std::vector<Time> m_rank_act_floor;
   Time m_cache_at = 0, m_refresh_due_min = never;
   DramCommandCounts m_counts;
