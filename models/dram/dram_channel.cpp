@@ -314,15 +314,13 @@ void DramChannel::choose(Time now, std::optional<Candidate>& into) {
     any_due = any_due || m_rank_due[r];
   }
   // The rank and channel terms of the banks' ready times, per kind and group,
-  // with `now` folded in. A column command's differs from the common value
-  // only in the groups of the last column command and of the last write.
+  // with `now` folded in (a column command's: see col_floors()).
   const bool write = m_write_mode;
   const std::uint32_t col_group = group_of(m_last_col_rank, m_last_col_bg);
   const std::uint32_t write_group = group_of(m_last_write_rank, m_last_write_bg);
-  constexpr std::uint32_t no_group = std::numeric_limits<std::uint32_t>::max();
-  const Time col_common = std::max(col_floor(write, no_group), now),
-             col_in_group = std::max(col_floor(write, col_group), now),
-             col_in_write_group = std::max(col_floor(write, write_group), now);
+  const ColFloors col = col_floors(write);
+  const Time col_common = std::max(col.common, now), col_in_group = std::max(col.in_col_group, now),
+             col_in_write_group = std::max(col.in_write_group, now);
   const Time base = std::max(m_next_cmd, now);  // in every floor: the command bus's next slot, and `now`
   for (std::uint32_t g = 0; g < m_groups; ++g) {
     m_floor[floor_act * m_groups + g] = std::max(m_rank_act_floor[g], base);

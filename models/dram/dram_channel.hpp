@@ -193,17 +193,38 @@ class DramChannel {
   // per group (m_rank_act_floor) and recomputed then.
   Time rank_act_floor(std::uint32_t rank, std::uint32_t bg) const;
   void rank_acted(std::uint32_t rank);
-  // `group` is group_of(rank, bank group). Its only terms are the last column
-  // command's group and the last write's, so any other value (no_group) gives
-  // every other group's.
+  // A column command's floor, of a kind, has only two group terms: the last
+  // column command's group (tCCD_L against tCCD_S) and, for a read, the last
+  // write's (tWTR_L against tWTR_S). So it takes three values: in the last
+  // column command's group, in the last write's (if another), and in every
+  // other group.
+  struct ColFloors {
+    Time in_col_group, in_write_group, common;
+  };
+  ColFloors col_floors(bool write) const {
+    const Time rest = col_rest(write);
+    const bool same = m_last_col_rank == m_last_write_rank && m_last_col_bg == m_last_write_bg;
+    return {std::max(rest, col_group_terms(write, true, same)), std::max(rest, col_group_terms(write, same, true)),
+            std::max(rest, col_group_terms(write, false, false))};
+  }
+  // `group` is group_of(rank, bank group).
   Time col_floor(bool write, std::uint32_t group) const {
-    Time t = std::max(m_last_col + (group == group_of(m_last_col_rank, m_last_col_bg) ? m_t.tCCD_L : m_t.tCCD_S),
-                      m_next_cmd);
+    return std::max(col_rest(write), col_group_terms(write, group == group_of(m_last_col_rank, m_last_col_bg),
+                                                     group == group_of(m_last_write_rank, m_last_write_bg)));
+  }
+  // The group-independent terms of a column command's floor.
+  Time col_rest(bool write) const {
     if (write)  // read-to-write turnaround: the write's data follows the read's,
                 // with two cycles of bus turnaround (JEDEC tRTW = CL + BURST + 2 - CWL)
-      return std::max({t, m_last_read + m_t.tCL + m_t.tBURST + 2 - m_t.tCWL, m_bus_free - m_t.tCWL});
-    const bool same_write_group = group == group_of(m_last_write_rank, m_last_write_bg);
-    return std::max({t, m_last_write_end + (same_write_group ? m_t.tWTR_L : m_t.tWTR_S), m_bus_free - m_t.tCL});
+      return std::max({m_next_cmd, m_last_read + m_t.tCL + m_t.tBURST + 2 - m_t.tCWL, m_bus_free - m_t.tCWL});
+    return std::max(m_next_cmd, m_bus_free - m_t.tCL);
+  }
+  // Its group terms, for a bank in the last column command's group or not,
+  // and in the last write's group or not.
+  Time col_group_terms(bool write, bool in_col_group, bool in_write_group) const {
+    const Time ccd = m_last_col + (in_col_group ? m_t.tCCD_L : m_t.tCCD_S);
+    if (write) return ccd;
+    return std::max(ccd, m_last_write_end + (in_write_group ? m_t.tWTR_L : m_t.tWTR_S));
   }
   // Counts the refreshes an idle channel would have run by `now`; returns how many.
   Time catch_up_refresh(Time now);
