@@ -1,11 +1,20 @@
 #include "dram/dram_channel.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace eva {
 
 namespace {
 bool is_column(DramCommand c) { return c == DramCommand::rd || c == DramCommand::wr; }
+// `c ? a : b` by masks: a compiler may turn a plain conditional back into a
+// branch, which mispredicts when `c` is not predictable.
+template <class T>
+T select(bool c, T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  const U mask = U{0} - static_cast<U>(c);
+  return static_cast<T>((static_cast<U>(a) & mask) | (static_cast<U>(b) & ~mask));
+}
 }  // namespace
 
 DramChannel::DramChannel(const DramConfig& config, bool use_cache)
@@ -248,14 +257,14 @@ void DramChannel::update_mode() {
   }
 }
 
-std::optional<DramChannel::Candidate> DramChannel::refresh_candidate(Time now) {
-  std::optional<Candidate> best;
+bool DramChannel::refresh_candidate(Time now, std::optional<Candidate>& into) {
+  bool found = false;
   for (std::uint32_t r = 0; r < m_ranks; ++r) {
     if (m_rank[r].refresh_due > now) continue;
     // Precharge the bank(s) to refresh (hits or not), then refresh.
-    Candidate c;
-    c.rank = r;
-    c.refresh = true;
+    Time time = never;
+    DramCommand cmd = DramCommand::pre;
+    std::uint32_t bg = 0, bank_in_group = 0, flat = 0;
     bool all_closed = true;
     Time ref_at = std::max(m_rank[r].busy_until, m_next_cmd);
     // All-bank: every bank of the rank; per bank: the one whose turn it is.
@@ -268,24 +277,34 @@ std::optional<DramChannel::Candidate> DramChannel::refresh_candidate(Time now) {
         const Bank& bank = m_banks[bank_index(r, g, b)];
         if (bank.open_row >= 0) {
           const Time t = std::max(bank.next_pre, m_next_cmd);
-          if (all_closed || t < c.time) {
-            c.time = t;
-            c.cmd = DramCommand::pre;
-            c.bg = g;
-            c.bank = b;
-            c.flat = static_cast<std::uint32_t>(bank_index(r, g, b));
+          if (all_closed || t < time) {
+            time = t;
+            bg = g;
+            bank_in_group = b;
+            flat = static_cast<std::uint32_t>(bank_index(r, g, b));
           }
           all_closed = false;
         }
         ref_at = std::max(ref_at, bank.next_act);
       }
     if (all_closed) {
-      c.time = ref_at;
-      c.cmd = DramCommand::ref;
+      time = ref_at;
+      cmd = DramCommand::ref;
     }
-    if (!best || c.time < best->time) best = c;
+    if (found && time >= into->time) continue;
+    // Field by field into its place (see step()).
+    into = Candidate{};
+    Candidate& c = *into;
+    c.time = time;
+    c.cmd = cmd;
+    c.refresh = true;
+    c.rank = r;
+    c.bg = bg;
+    c.bank = bank_in_group;
+    c.flat = flat;
+    found = true;
   }
-  return best;
+  return found;
 }
 
 const DramChannel::Own& DramChannel::find_own(bool write, std::uint32_t bi) {
@@ -346,18 +365,14 @@ void DramChannel::choose(Time now, std::optional<Candidate>& into) {
     const Time t = std::max(o.time, m_floor[o.floor]);
     // (Every t is below `never`, so the first bank always wins.)
     const bool better = (t < best_time) | ((t == best_time) & (o.key < best_key));
-    best = better ? bi : best;
-    best_time = better ? t : best_time;
-    best_key = better ? o.key : best_key;
+    best = select(better, bi, best);
+    best_time = select(better, t, best_time);
+    best_key = select(better, o.key, best_key);
   }
   const bool have = best != no_bank;
   // A due refresh goes first unless a request can issue sooner.
   if (any_due) {
-    const std::optional<Candidate> refresh = refresh_candidate(now);
-    if (refresh && (!have || refresh->time <= best_time)) {
-      into = refresh;
-      return;
-    }
+    if (refresh_candidate(now, into) && (!have || into->time <= best_time)) return;
   }
   if (!have) {
     into.reset();

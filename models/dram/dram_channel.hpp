@@ -239,7 +239,9 @@ class DramChannel {
   IdleStretch idle_stretch(Time end, Time refreshes) const;
   void add(Residency& r, const IdleStretch& s) const;
   void update_mode();
-  std::optional<Candidate> refresh_candidate(Time now);
+  // The first due refresh's next command (a PRE or the REF) into `into`;
+  // false, leaving `into` as it was, if no refresh is due.
+  bool refresh_candidate(Time now, std::optional<Candidate>& into);
   // The FR-FCFS choice among the active queue and any due refresh, into `into`
   // (empty if nothing is queued that may go).
   void choose(Time now, std::optional<Candidate>& into);
