@@ -1,20 +1,11 @@
 #include "dram/dram_channel.hpp"
 
 #include <algorithm>
-#include <type_traits>
 
 namespace eva {
 
 namespace {
 bool is_column(DramCommand c) { return c == DramCommand::rd || c == DramCommand::wr; }
-// `c ? a : b` by masks: a compiler may turn a plain conditional back into a
-// branch, which mispredicts when `c` is not predictable.
-template <class T>
-T select(bool c, T a, T b) {
-  using U = std::make_unsigned_t<T>;
-  const U mask = U{0} - static_cast<U>(c);
-  return static_cast<T>((static_cast<U>(a) & mask) | (static_cast<U>(b) & ~mask));
-}
 }  // namespace
 
 DramChannel::DramChannel(const DramConfig& config, bool use_cache)
@@ -370,7 +361,7 @@ void DramChannel::choose(Time now, std::optional<Candidate>& into) {
     const Own& o = own(write, bi);
     const Rank128 order = ordered(std::max(o.time, m_floor[o.floor]), o.key);
     const bool better = order < best_order;  // (every bank's is below the start's: the first wins)
-    best = select(better, bi, best);
+    best = better ? bi : best;
     best_order = better ? order : best_order;
   }
   const Time best_time = static_cast<Time>(static_cast<std::uint64_t>(best_order >> 64) ^ (std::uint64_t{1} << 63));
