@@ -346,12 +346,13 @@ void DramChannel::choose(Time now, std::optional<Candidate>& into) {
   // Each bank's (time, key) as one unsigned 128-bit number in the same order
   // (the time's sign bit flipped): one compare and two conditional moves per
   // bank, where a compiler makes the pair's three comparisons branches.
-  using Rank128 = unsigned __int128;
+  using Order = unsigned __int128;
+  constexpr std::uint64_t sign_bit = std::uint64_t{1} << 63;
   const auto ordered = [](Time t, std::uint64_t key) {
-    return (static_cast<Rank128>(static_cast<std::uint64_t>(t) ^ (std::uint64_t{1} << 63)) << 64) | key;
+    return (static_cast<Order>(static_cast<std::uint64_t>(t) ^ sign_bit) << 64) | key;
   };
   std::uint32_t best = no_bank;
-  Rank128 best_order = ~Rank128{0};
+  Order best_order = ~Order{0};
   const std::uint32_t banks_per_rank = m_bank_groups * m_banks_per_group;
   for (const std::uint32_t bi : q.active()) {
     if (any_due) {
@@ -359,12 +360,12 @@ void DramChannel::choose(Time now, std::optional<Candidate>& into) {
       if (m_rank_due[rank] && (!m_per_bank_refresh || bi % banks_per_rank == m_rank[rank].ref_bank)) continue;
     }
     const Own& o = own(write, bi);
-    const Rank128 order = ordered(std::max(o.time, m_floor[o.floor]), o.key);
+    const Order order = ordered(std::max(o.time, m_floor[o.floor]), o.key);
     const bool better = order < best_order;  // (every bank's is below the start's: the first wins)
     best = better ? bi : best;
     best_order = better ? order : best_order;
   }
-  const Time best_time = static_cast<Time>(static_cast<std::uint64_t>(best_order >> 64) ^ (std::uint64_t{1} << 63));
+  const Time best_time = static_cast<Time>(static_cast<std::uint64_t>(best_order >> 64) ^ sign_bit);
   const bool have = best != no_bank;
   // A due refresh goes first unless a request can issue sooner.
   if (any_due) {
