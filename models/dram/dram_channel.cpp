@@ -151,15 +151,7 @@ void DramChannel::enqueue(std::uint32_t tag, bool write, const DramAddress& a, T
   // A refresh keeps its ties (see choose()).
   const bool wins_tie = !m_cache->refresh && is_column(cmd) && !is_column(m_cache->cmd);
   if (t < m_cache->time || (t == m_cache->time && wins_tie)) {
-    Candidate& c = *m_cache;  // field by field (see step())
-    c.time = t;
-    c.cmd = cmd;
-    c.seq = r.seq;
-    c.refresh = false;
-    c.rank = r.rank;
-    c.bg = r.bank_group;
-    c.bank = r.bank_in_group;
-    c.flat = bank;
+    m_cache->set(t, cmd, r.seq, false, r.rank, r.bank_group, r.bank_in_group, bank);
   }
 }
 
@@ -283,16 +275,8 @@ bool DramChannel::refresh_candidate(Time now, std::optional<Candidate>& into) {
       cmd = DramCommand::ref;
     }
     if (found && time >= into->time) continue;
-    // Field by field into its place (see step()).
     into = Candidate{};
-    Candidate& c = *into;
-    c.time = time;
-    c.cmd = cmd;
-    c.refresh = true;
-    c.rank = r;
-    c.bg = bg;
-    c.bank = bank_in_group;
-    c.flat = flat;
+    into->set(time, cmd, 0, true, r, bg, bank_in_group, flat);
     found = true;
   }
   return found;
@@ -375,19 +359,11 @@ void DramChannel::choose(Time now, std::optional<Candidate>& into) {
     into.reset();
     return;
   }
-  // Field by field into its place (see step()).
   const Request& first = q.bank(best).front();
   const Own& o = m_own[write][best];
   into = Candidate{};
-  Candidate& c = *into;
-  c.time = best_time;
-  c.cmd = o.cmd;
-  c.seq = o.key & ~Own::row_command;
-  c.refresh = false;
-  c.rank = first.rank;
-  c.bg = first.bank_group;
-  c.bank = first.bank_in_group;
-  c.flat = best;
+  into->set(best_time, o.cmd, o.key & ~Own::row_command, false, first.rank, first.bank_group, first.bank_in_group,
+            best);
 }
 
 const DramChannel::Hit& DramChannel::oldest_hit(bool write, std::uint32_t bank) {

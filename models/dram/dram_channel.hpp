@@ -161,6 +161,19 @@ class DramChannel {
     bool refresh = false;
     std::uint32_t rank = 0, bg = 0, bank = 0;  // bank within its group
     std::uint32_t flat = 0;                    // flat bank index
+    // Every field, one by one: a candidate built elsewhere and copied whole
+    // would be read back in wider pieces than it was stored in (see step()).
+    void set(Time t, DramCommand c, std::uint64_t s, bool is_refresh, std::uint32_t in_rank, std::uint32_t in_bg,
+             std::uint32_t in_bank, std::uint32_t in_flat) {
+      time = t;
+      cmd = c;
+      seq = s;
+      refresh = is_refresh;
+      rank = in_rank;
+      bg = in_bg;
+      bank = in_bank;
+      flat = in_flat;
+    }
   };
   // What a due refresh keeps requests away from.
   bool blocked_by_refresh(const Request& r, Time now) const;
