@@ -37,7 +37,8 @@ AddressMapper::AddressMapper(const std::string& order, std::uint64_t burst_bytes
                              std::array<std::uint64_t, fields> counts) {
   std::array<Field, fields> msb_first{};
   parse(order, msb_first);
-  unsigned shift = log2u(burst_bytes);  // the burst offset sits below every field
+  m_burst_shift = log2u(burst_bytes);
+  unsigned shift = m_burst_shift;  // the burst offset sits below every field
   for (int i = fields - 1; i >= 0; --i) {
     const Field f = msb_first[static_cast<std::size_t>(i)];
     const unsigned bits = log2u(counts[f]);

@@ -42,6 +42,10 @@ class AddressMapper {
     out.column = at(co);
   }
 
+  // True when the channel is the lowest field: burst b goes to channel
+  // b mod channels, and every other field comes from b / channels.
+  bool channel_lowest() const { return m_shift[ch] == m_burst_shift; }
+
   // Parses an order string into fields MSB first; false if it is not a
   // permutation of ro, ra, bg, ba, co, ch.
   static bool parse(const std::string& order, std::array<Field, fields>& out);
@@ -49,6 +53,7 @@ class AddressMapper {
  private:
   std::array<unsigned, fields> m_shift{};      // per field: its lowest bit in the byte address
   std::array<std::uint64_t, fields> m_mask{};  // and its mask once shifted down
+  unsigned m_burst_shift = 0;                  // the burst offset's bits
 };
 
 }  // namespace eva

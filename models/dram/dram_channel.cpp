@@ -84,13 +84,16 @@ DramChannel::Request DramChannel::BankQueues::take(std::uint32_t b, std::uint64_
   return r;
 }
 
+void DramChannel::wake(Time now) {
+  if (queued() != 0) return;
+  const IdleStretch idle = idle_stretch(now, catch_up_refresh(now));
+  add(m_residency, idle);
+  if (idle.powered_down) m_next_cmd = std::max(m_next_cmd, idle.wake);
+  m_idle_since = now;  // no longer idle: residency() counts nothing more
+}
+
 void DramChannel::enqueue(std::uint32_t tag, bool write, const DramAddress& a, Time now) {
-  if (queued() == 0) {
-    const IdleStretch idle = idle_stretch(now, catch_up_refresh(now));
-    add(m_residency, idle);
-    if (idle.powered_down) m_next_cmd = std::max(m_next_cmd, idle.wake);
-    m_idle_since = now;  // no longer idle: residency() counts nothing more
-  }
+  wake(now);
   const auto bank = static_cast<std::uint32_t>(bank_index(a.rank, a.bank_group, a.bank));
   BankQueues& queue = write ? m_writes : m_reads;
   const Request& r = queue.push(tag, write, a, bank, m_seq++);
@@ -153,6 +156,71 @@ void DramChannel::enqueue(std::uint32_t tag, bool write, const DramAddress& a, T
   if (t < m_cache->time || (t == m_cache->time && wins_tie)) {
     m_cache->set(t, cmd, r.seq, false, r.rank, r.bank_group, r.bank_in_group, bank);
   }
+}
+
+bool DramChannel::same_future(const DramChannel& o, Time now) const {
+  // Idle, with nothing kept from a choice, and woken by the same arrival.
+  if (queued() != 0 || o.queued() != 0 || m_cache || o.m_cache || m_step_at_arrival || o.m_step_at_arrival ||
+      m_idle_since != now || o.m_idle_since != now)
+    return false;
+  // A bound enters the model only as `bound + reach` (reach at most the
+  // largest timing added to it), in a maximum with a time at or after the
+  // current step's: two that are equal, or both at or before `now - reach`,
+  // are the same from now on. Refresh is the exception: its PRE and REF
+  // times are the banks' next ACT and PRE and the rank's REF, each in a
+  // maximum with the command bus's next slot only, and they are compared
+  // with each other when there are several banks (all-bank refresh) or
+  // ranks to choose among. There two bounds are the same if each is at or
+  // before its channel's next slot (then every such time is that slot, in
+  // each channel), or if they are equal and after both slots; the slots
+  // themselves are the same as other bounds are.
+  const auto same = [now](Time a, Time b, Time reach) { return a == b || (a + reach <= now && b + reach <= now); };
+  const bool raw = !m_per_bank_refresh || m_ranks > 1;
+  const auto same_refresh = [&](Time a, Time b) {
+    if (!raw) return same(a, b, 0);
+    const bool a_slot = a <= m_next_cmd, b_slot = b <= o.m_next_cmd;
+    return (a_slot && b_slot) || (a == b && !a_slot && !b_slot);
+  };
+  const Time ccd = std::max(m_t.tCCD_L, m_t.tCCD_S), wtr = std::max(m_t.tWTR_L, m_t.tWTR_S);
+  const Time turnaround = std::max<Time>(0, m_t.tCL + m_t.tBURST + 2 - m_t.tCWL);
+  if (!same(m_next_cmd, o.m_next_cmd, 0) || !same(m_bus_free, o.m_bus_free, 0) ||
+      !same(m_last_read, o.m_last_read, turnaround) || !same(m_last_col, o.m_last_col, ccd) ||
+      !same(m_last_write_end, o.m_last_write_end, wtr))
+    return false;
+  // The last column command's and last write's groups matter while their times do.
+  if (m_last_col + ccd > now && (m_last_col_rank != o.m_last_col_rank || m_last_col_bg != o.m_last_col_bg))
+    return false;
+  if (m_last_write_end + wtr > now &&
+      (m_last_write_rank != o.m_last_write_rank || m_last_write_bg != o.m_last_write_bg))
+    return false;
+  if (m_open_banks != o.m_open_banks) return false;
+  for (std::size_t i = 0; i < m_banks.size(); ++i) {
+    const Bank &a = m_banks[i], &b = o.m_banks[i];
+    if (a.open_row != b.open_row || !same_refresh(a.next_act, b.next_act) || !same_refresh(a.next_pre, b.next_pre) ||
+        !same(a.next_col, b.next_col, 0) || !same(a.act_time, b.act_time, m_t.tRAS))
+      return false;
+    // Nothing is kept for an empty queue; but if something were, it would
+    // have to be the same.
+    for (int w = 0; w < 2; ++w)
+      if (m_own[w][i].valid || o.m_own[w][i].valid || m_hit[w][i].valid || o.m_hit[w][i].valid) return false;
+  }
+  for (std::uint32_t r = 0; r < m_ranks; ++r) {
+    const Rank &a = m_rank[r], &b = o.m_rank[r];
+    if (a.refresh_due != b.refresh_due || a.ref_bank != b.ref_bank || !same_refresh(a.busy_until, b.busy_until) ||
+        !same(a.last_act, b.last_act, m_t.tRRD_S))
+      return false;
+    for (std::uint32_t g = 0; g < m_bank_groups; ++g)
+      if (!same(a.last_act_bg[g], b.last_act_bg[g], m_t.tRRD_L)) return false;
+    // The four-activation window: the last ACTs from the oldest, an ACT
+    // never made counting as one too old to matter.
+    const auto nth_oldest = [](const Rank& k, int i) {
+      const int missing = 4 - k.faw_count;
+      return i < missing ? std::numeric_limits<Time>::min() / 2 : k.faw[static_cast<std::size_t>((k.faw_next + i) % 4)];
+    };
+    for (int i = 0; i < 4; ++i)
+      if (!same(nth_oldest(a, i), nth_oldest(b, i), m_t.tFAW)) return false;
+  }
+  return true;
 }
 
 DramChannel::Time DramChannel::refreshes_by(const Rank& rank, Time now) const {

@@ -47,6 +47,16 @@ struct DramCommandCounts {
     ref += o.ref;
     return *this;
   }
+  // Differences wrap like the unsigned counts they are; added back, they
+  // give the count again.
+  DramCommandCounts& operator-=(const DramCommandCounts& o) {
+    act -= o.act;
+    pre -= o.pre;
+    rd -= o.rd;
+    wr -= o.wr;
+    ref -= o.ref;
+    return *this;
+  }
 };
 
 class DramChannel {
@@ -136,9 +146,56 @@ class DramChannel {
       exits += o.exits;
       return *this;
     }
+    Residency& operator-=(const Residency& o) {
+      idle_active -= o.idle_active;
+      idle_precharged -= o.idle_precharged;
+      down_active -= o.down_active;
+      down_precharged -= o.down_precharged;
+      exits -= o.exits;
+      return *this;
+    }
   };
   Residency residency(Time end) const;
   Time data_busy() const { return m_data_busy; }  // cycles the data bus carried data
+
+  // What the channel has counted so far: its commands, data-bus cycles and
+  // the background residency of its closed idle stretches (residency() adds
+  // an open one). The controller's channel classes keep one channel's state
+  // for several and the others' totals as differences from it.
+  struct Totals {
+    DramCommandCounts counts;
+    Time data_busy = 0;
+    Residency residency;
+    Totals& operator+=(const Totals& o) {
+      counts += o.counts;
+      data_busy += o.data_busy;
+      residency += o.residency;
+      return *this;
+    }
+    Totals& operator-=(const Totals& o) {
+      counts -= o.counts;
+      data_busy -= o.data_busy;
+      residency -= o.residency;
+      return *this;
+    }
+  };
+  Totals totals() const { return Totals{m_counts, m_data_busy, m_residency}; }
+  void set_totals(const Totals& t) {
+    m_counts = t.counts;
+    m_data_busy = t.data_busy;
+    m_residency = t.residency;
+  }
+  // What an arrival at `now` does first to an idle channel (nothing to one
+  // with requests queued): it counts the idle stretch to `now` and the
+  // refreshes run meanwhile, and waits for a power-down exit. Calling it
+  // again at the same `now` changes nothing; enqueue() calls it.
+  void wake(Time now);
+  // True if this channel and `other`, both idle and woken at `now`, issue the
+  // same commands at the same times for any arrivals from `now` on, as far
+  // as their state shows: the same rows open, the same refresh schedule, and
+  // every timing bound either equal or too old to matter at `now`. Their
+  // totals may differ. False when in doubt.
+  bool same_future(const DramChannel& other, Time now) const;
 
  private:
   struct Bank {
@@ -265,13 +322,15 @@ class DramChannel {
   void remember(Time at);
   void issue(const Candidate& c, Time t, StepResult& out);
 
-  const bool m_use_cache;
-  const DramConfig m_config;
-  const DramTimings m_t;
-  const std::uint32_t m_ranks, m_bank_groups, m_banks_per_group;
-  const std::size_t m_read_cap, m_write_cap, m_write_high, m_write_low;
-  const bool m_closed_page, m_per_bank_refresh;
-  const Time m_refi, m_rfc;  // of the refresh mode in use
+  // The configuration (not const, so that a channel can be assigned
+  // another's state: the controller's channel classes).
+  bool m_use_cache;
+  DramConfig m_config;
+  DramTimings m_t;
+  std::uint32_t m_ranks, m_bank_groups, m_banks_per_group;
+  std::size_t m_read_cap, m_write_cap, m_write_high, m_write_low;
+  bool m_closed_page, m_per_bank_refresh;
+  Time m_refi, m_rfc;  // of the refresh mode in use
   std::vector<Bank> m_banks;
   std::vector<Rank> m_rank;
   BankQueues m_reads, m_writes;
@@ -311,7 +370,7 @@ class DramChannel {
   // choose(): per kind (ACT, column) and group, the floor of a choice; a
   // PRE's, the same for every group, is last.
   enum FloorKind : std::uint32_t { floor_act = 0, floor_col = 1, floor_pre = 2 };
-  const std::uint32_t m_groups;  // groups of banks: ranks times bank groups
+  std::uint32_t m_groups;  // groups of banks: ranks times bank groups
   std::vector<Time> m_floor;
   std::vector<Time> m_rank_act_floor;
   Time m_cache_at = 0, m_refresh_due_min = never;

@@ -5,7 +5,7 @@
 
 namespace eva {
 
-DramController::DramController(const sc_core::sc_module_name& name, const DramConfig& config)
+DramController::DramController(const sc_core::sc_module_name& name, const DramConfig& config, bool share_channels)
     : DramTarget(name, config.capacity_bytes()),
       m_config(config),
       m_energy(command_energy(config)),
@@ -14,7 +14,18 @@ DramController::DramController(const sc_core::sc_module_name& name, const DramCo
       m_burst_bytes(config.burst_bytes()),
       m_channels(static_cast<std::size_t>(config.channels), DramChannel(config)),
       m_next(static_cast<std::size_t>(config.channels), DramChannel::never),
-      m_per_channel(static_cast<std::size_t>(config.channels)) {
+      m_per_channel(static_cast<std::size_t>(config.channels)),
+      m_share(share_channels && m_mapper.channel_lowest() && config.channels > 1),
+      m_rep_of(m_channels.size()),
+      m_class_end(m_channels.size()),
+      m_offset(m_channels.size()) {
+  while ((std::size_t{1} << m_channel_bits) < m_channels.size()) ++m_channel_bits;
+  // Every channel starts in the same state: one class, or one class each.
+  for (std::uint32_t c = 0; c < m_channels.size(); ++c) {
+    m_rep_of[c] = m_share ? 0 : c;
+    m_class_end[c] = m_share ? static_cast<std::uint32_t>(m_channels.size()) : c + 1;
+  }
+  list_classes();
   // Exact both ways when tCK is whole picoseconds and the kernel's unit
   // divides a picosecond: every product below is an integer under 2^53.
   const double per_tck = m_config.tck_ps * m_ps_to_value;
@@ -69,6 +80,7 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
   const std::uint64_t first = trans.get_address() / m_burst_bytes;
   const std::uint64_t last = (trans.get_address() + trans.get_data_length() - 1) / m_burst_bytes;
   const bool write = trans.is_write();
+  if (m_share) return accept_shared(trans, first, last, write);
   // All of a request's bursts must fit; one larger than a whole queue is taken
   // when that queue is empty, so that no request size can hang the controller.
   DramAddress one;
@@ -97,15 +109,7 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
     bursts = m_decoded.data();
     count = m_decoded.size();
   }
-  std::uint32_t tag;
-  if (m_free_tags.empty()) {
-    tag = static_cast<std::uint32_t>(m_in_flight.size());
-    m_in_flight.emplace_back();
-  } else {
-    tag = m_free_tags.back();
-    m_free_tags.pop_back();
-  }
-  m_in_flight[tag] = InFlight{&trans, static_cast<std::uint32_t>(last - first + 1), 0};
+  const std::uint32_t tag = new_tag(trans, static_cast<std::uint32_t>(last - first + 1));
   const DramChannel::Time now = now_tck();
   DramChannel::Time wake = DramChannel::never;
   for (std::size_t i = 0; i < count; ++i) {
@@ -115,6 +119,77 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
     m_next[a.channel] = std::min(m_next[a.channel], ch.next_hint(now));
     wake = std::min(wake, m_next[a.channel]);
   }
+  accepted(trans, tag, write, wake);
+  return true;
+}
+
+bool DramController::accept_shared(tlm::tlm_generic_payload& trans, std::uint64_t first, std::uint64_t last,
+                                   bool write) {
+  const std::uint64_t n = m_channels.size();  // a power of two
+  const std::uint64_t q = first >> m_channel_bits, q_last = last >> m_channel_bits;
+  const auto r = static_cast<std::uint32_t>(first & (n - 1)), r_last = static_cast<std::uint32_t>(last & (n - 1));
+  // Channel c gets bursts k n + c, k from q (q + 1 below r) to q_last
+  // (q_last - 1 above r_last): the same rows and columns in each of at most
+  // three runs of channels, which start at 0, r and r_last + 1.
+  const auto bursts_of = [&](std::uint32_t c) { return q_last - q + 1 - (c < r ? 1 : 0) - (c > r_last ? 1 : 0); };
+  if (r != 0 && m_rep_of[r] != r) split_at(r);
+  if (r_last + 1 < n && m_rep_of[r_last + 1] != r_last + 1) split_at(r_last + 1);
+  // All of a request's bursts must fit; one larger than a whole queue is
+  // taken when that queue is empty, so that no request size can hang the
+  // controller.
+  for (const std::uint32_t c : m_reps) {
+    const DramChannel& ch = m_channels[c];
+    if (bursts_of(c) > ch.room(write) && ch.queued() > 0) return false;
+  }
+  const DramChannel::Time now = now_tck();
+  // Neighbouring classes in one run merge if both are idle and their
+  // states cannot be told apart; waking them now is what their first
+  // burst below would do.
+  for (std::size_t i = 0; i + 1 < m_reps.size();) {
+    const std::uint32_t a = m_reps[i], b = m_reps[i + 1];
+    DramChannel &ch_a = m_channels[a], &ch_b = m_channels[b];
+    if (b != r && b != r_last + 1 && bursts_of(a) > 0 && ch_a.queued() == 0 && ch_b.queued() == 0) {
+      ch_a.wake(now);
+      ch_b.wake(now);
+      if (ch_a.same_future(ch_b, now)) {
+        merge_next(a);
+        continue;  // and perhaps with the class after
+      }
+    }
+    ++i;
+  }
+  const std::uint32_t tag = new_tag(trans, static_cast<std::uint32_t>(last - first + 1));
+  DramChannel::Time wake = DramChannel::never;
+  DramAddress a;
+  for (const std::uint32_t c : m_reps) {
+    const std::uint64_t count = bursts_of(c);
+    DramChannel& ch = m_channels[c];
+    std::uint64_t burst = ((q + (c < r ? 1 : 0)) << m_channel_bits) + c;
+    for (std::uint64_t i = 0; i < count; ++i, burst += n) {
+      m_mapper.decode(burst * m_burst_bytes, a);
+      ch.enqueue(tag, write, a, now);
+      m_next[c] = std::min(m_next[c], ch.next_hint(now));
+    }
+    wake = std::min(wake, m_next[c]);
+  }
+  accepted(trans, tag, write, wake);
+  return true;
+}
+
+std::uint32_t DramController::new_tag(tlm::tlm_generic_payload& trans, std::uint32_t bursts) {
+  std::uint32_t tag;
+  if (m_free_tags.empty()) {
+    tag = static_cast<std::uint32_t>(m_in_flight.size());
+    m_in_flight.emplace_back();
+  } else {
+    tag = m_free_tags.back();
+    m_free_tags.pop_back();
+  }
+  m_in_flight[tag] = InFlight{&trans, bursts, 0};
+  return tag;
+}
+
+void DramController::accepted(tlm::tlm_generic_payload& trans, std::uint32_t tag, bool write, DramChannel::Time wake) {
   // An earlier notification replaces a later one; a later one is dropped.
   wake_at(at_tck(wake));
   if (write && m_config.posted_writes) {  // answered now; its bursts drain later
@@ -122,7 +197,48 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
     m_in_flight[tag].trans = nullptr;
     ++m_posted;
   }
-  return true;
+}
+
+void DramController::split_at(std::uint32_t c) {
+  const std::uint32_t a = m_rep_of[c], end = m_class_end[a];
+  m_channels[c] = m_channels[a];  // the state the class shares, with c's own totals
+  DramChannel::Totals t = m_channels[a].totals();
+  t += m_offset[c];
+  m_channels[c].set_totals(t);
+  const DramChannel::Totals moved = m_offset[c];
+  for (std::uint32_t m = c; m < end; ++m) {
+    m_rep_of[m] = c;
+    m_offset[m] -= moved;
+  }
+  m_class_end[c] = end;
+  m_class_end[a] = c;
+  m_next[c] = m_next[a];
+  ++m_splits;
+  list_classes();
+}
+
+void DramController::merge_next(std::uint32_t a) {
+  const std::uint32_t b = m_class_end[a], end = m_class_end[b];
+  DramChannel::Totals d = m_channels[b].totals();
+  d -= m_channels[a].totals();
+  for (std::uint32_t m = b; m < end; ++m) {
+    m_rep_of[m] = a;
+    m_offset[m] += d;
+  }
+  m_class_end[a] = end;
+  ++m_merges;
+  list_classes();
+}
+
+void DramController::list_classes() {
+  m_reps.clear();
+  for (std::uint32_t c = 0; c < m_channels.size(); c = m_class_end[c]) m_reps.push_back(c);
+}
+
+DramChannel::Totals DramController::totals_of(std::uint32_t c) const {
+  DramChannel::Totals t = m_channels[m_rep_of[c]].totals();
+  t += m_offset[c];
+  return t;
 }
 
 void DramController::wake_at(const sc_core::sc_time& at) {
@@ -194,7 +310,7 @@ void DramController::schedule() {
   const DramChannel::Time now = now_tck();
   DramChannel::Time next = DramChannel::never;
   bool freed = false;
-  for (std::size_t c = 0; c < m_channels.size(); ++c) {
+  for (const std::uint32_t c : m_reps) {
     if (m_next[c] <= now) {
       const DramChannel::StepResult r = m_channels[c].step(now);
       m_next[c] = r.next;
@@ -202,7 +318,8 @@ void DramController::schedule() {
         freed = true;
         InFlight& f = m_in_flight[r.completed->tag];
         f.last_done = std::max(f.last_done, r.completed->done);
-        if (--f.bursts_left == 0) {
+        f.bursts_left -= m_class_end[c] - c;  // the same burst in every channel of the class
+        if (f.bursts_left == 0) {
           if (f.trans) {
             complete(*f.trans, at_tck(f.last_done));
           } else if (--m_posted == 0) {  // posted, answered already
@@ -221,14 +338,17 @@ void DramController::schedule() {
 
 DramCommandCounts DramController::counts() const {
   DramCommandCounts sum;
-  for (const auto& ch : m_channels) sum += ch.counts();
+  for (std::uint32_t c = 0; c < m_channels.size(); ++c) sum += totals_of(c).counts;
   return sum;
 }
 
 DramChannel::Residency DramController::residency(const sc_core::sc_time& elapsed) const {
   const DramChannel::Time end = tck_of(elapsed);
   DramChannel::Residency sum;
-  for (const auto& ch : m_channels) sum += ch.residency(end);
+  for (std::uint32_t c = 0; c < m_channels.size(); ++c) {
+    sum += m_channels[m_rep_of[c]].residency(end);  // the class's open idle stretch, if any
+    sum += m_offset[c].residency;
+  }
   return sum;
 }
 
@@ -240,7 +360,8 @@ void DramController::flush_model_stats(const sc_core::sc_time& now) {
   m_stats.set(m_stat_wr, static_cast<double>(c.wr));
   m_stats.set(m_stat_ref, static_cast<double>(c.ref));
   double busy = 0;
-  for (const auto& ch : m_channels) busy += static_cast<double>(ch.data_busy()) * m_config.tck_ps * 1e-3;
+  for (std::uint32_t c = 0; c < m_channels.size(); ++c)
+    busy += static_cast<double>(totals_of(c).data_busy) * m_config.tck_ps * 1e-3;
   m_stats.set(m_stat_busy, busy);
   const DramChannel::Residency r = residency(now);
   m_stats.set(m_stat_down, static_cast<double>(r.down_active + r.down_precharged) * m_config.tck_ps * 1e-3);

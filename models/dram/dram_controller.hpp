@@ -14,6 +14,20 @@
 //   background IDD3N VDD for the whole run (active standby: power-down is
 //   not modelled, so this is an upper bound)
 // all times devices_per_rank.
+//
+// Channel classes: when the address mapping puts the channel lowest (every
+// preset's), a request whose bursts give each of several neighbouring
+// channels the same rows and columns leaves them in the same state if they
+// were in the same state before. Such channels form a class, simulated once
+// by its first channel; a request that treats a class's channels differently
+// splits it (each part starts from a copy of the state), and neighbouring
+// classes that one request treats alike merge again when both are idle and
+// DramChannel::same_future says their states cannot be told apart from then
+// on. Each channel keeps its own totals (commands, residency) as a
+// difference from its class's first channel. The commands, their times and
+// every total are the same as with each channel simulated on its own (a test
+// holds the two to it); a decode step's 256-B loads on four channels are
+// simulated once instead of four times.
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -29,7 +43,8 @@ namespace eva {
 
 class DramController : public DramTarget, public RunAheadTarget {
  public:
-  DramController(const sc_core::sc_module_name& name, const DramConfig& config);
+  // `share_channels` false simulates every channel on its own (for tests).
+  DramController(const sc_core::sc_module_name& name, const DramConfig& config, bool share_channels = true);
 
   double peak_bytes_per_second() const override { return m_config.peak_bytes_per_second(); }
   Energy energy_parts(const sc_core::sc_time& elapsed) const override;
@@ -54,9 +69,29 @@ class DramController : public DramTarget, public RunAheadTarget {
   // Time steps run ahead of the kernel so far (not a statistic: the results
   // are the same either way).
   std::uint64_t run_ahead_steps() const { return m_ahead_steps; }
+  // Channel classes split and merged so far, and the classes now (not
+  // statistics either).
+  std::uint64_t class_splits() const { return m_splits; }
+  std::uint64_t class_merges() const { return m_merges; }
+  std::size_t channel_classes() const { return m_reps.size(); }
 
  private:
   bool accept(tlm::tlm_generic_payload& trans) override;
+  // accept() with channel classes: bursts `first` to `last`.
+  bool accept_shared(tlm::tlm_generic_payload& trans, std::uint64_t first, std::uint64_t last, bool write);
+  // Takes a tag and its in-flight entry for a request of `bursts` bursts.
+  std::uint32_t new_tag(tlm::tlm_generic_payload& trans, std::uint32_t bursts);
+  // After a request's bursts are queued: the scheduler's wake-up at tCK
+  // `wake`, and a posted write's early answer.
+  void accepted(tlm::tlm_generic_payload& trans, std::uint32_t tag, bool write, DramChannel::Time wake);
+  // Makes channel `c` the first of a class (its class's part from `c` on
+  // gets a copy of the state).
+  void split_at(std::uint32_t c);
+  // Merges the class that starts at m_class_end[a] into class `a`.
+  void merge_next(std::uint32_t a);
+  void list_classes();
+  // A channel's totals, from its class's first channel and its difference.
+  DramChannel::Totals totals_of(std::uint32_t c) const;
   void flush_model_stats(const sc_core::sc_time& now) override;
   void schedule();
   // The first tCK boundary at or after `t`, and the same in doubles.
@@ -90,7 +125,7 @@ class DramController : public DramTarget, public RunAheadTarget {
   sc_core::sc_time::value_type m_tck_int_below = 0;  // kernel times whose tCK count tck_of takes in integers
   const AddressMapper m_mapper;
   const std::uint64_t m_burst_bytes;
-  std::vector<DramChannel> m_channels;
+  std::vector<DramChannel> m_channels;    // a class's first channel holds its state; the others' is stale
   std::vector<DramChannel::Time> m_next;  // per channel: when to step it
   std::vector<InFlight> m_in_flight;      // indexed by tag
   std::vector<std::uint32_t> m_free_tags;
@@ -98,6 +133,13 @@ class DramController : public DramTarget, public RunAheadTarget {
   std::vector<DramAddress> m_decoded;                       // scratch: its bursts' addresses
   const tlm::tlm_generic_payload* m_decoded_for = nullptr;  // the request m_decoded holds, if refused
   std::uint64_t m_decoded_first = 0;                        // and its first burst
+  const bool m_share;                                       // channel classes in use
+  unsigned m_channel_bits = 0;                              // log2 of the channel count
+  std::vector<std::uint32_t> m_rep_of;                      // per channel: its class's first channel
+  std::vector<std::uint32_t> m_class_end;                   // per class's first channel: one past its last
+  std::vector<std::uint32_t> m_reps;                        // the classes' first channels, in order
+  std::vector<DramChannel::Totals> m_offset;                // per channel: its totals minus its class's first channel's
+  std::uint64_t m_splits = 0, m_merges = 0;
   sc_core::sc_event m_wake;
   bool m_wake_pending = false;  // m_wake has a notification at m_wake_at
   sc_core::sc_time m_wake_at;

@@ -418,3 +418,137 @@ TEST_CASE("Run ahead: lpddr5-6400 with short queues gives every transfer the sam
 TEST_CASE("Run ahead: ddr4-3200, closed page, gives every transfer the same end and the same commands") {
   run_ahead_matches_socket("ddr4-3200", {"dram.page_policy=closed", "dram.ranks=2"});
 }
+
+namespace {
+
+// Two controllers of one preset, one with channel classes and one with every
+// channel on its own, each behind a DMA of its own, driven by the same
+// pseudo-random script in one simulation.
+struct ClassRig {
+  DramController dram;
+  Sram sram;
+  Dma dma;
+  ClassRig(const char* name, bool share, const DramConfig& c, int dma_burst)
+      : dram(sc_core::sc_gen_unique_name(name), c, share),
+        sram(sc_core::sc_gen_unique_name(name), SramConfig{}, 500.0),
+        dma(sc_core::sc_gen_unique_name(name), [dma_burst] {
+          DmaConfig d;
+          d.burst_bytes = dma_burst;
+          d.max_outstanding = 16;
+          return d;
+        }()) {
+    dma.initiator_socket.bind(dram.target_socket);
+    dma.sram_socket.bind(sram.target_socket);
+  }
+};
+
+// Transfers of every kind and of sizes and alignments that give channels
+// the same bursts (256 B on a 256-B boundary) and others that do not (16 B,
+// 100 B, 4 KiB from an odd 32 B), a few outstanding at a time, with pauses
+// short and long (power-down, refreshes while idle); each transfer's end
+// goes to `ends`.
+void class_script(ClassRig& r, std::uint64_t seed, std::vector<sc_core::sc_time>& ends) {
+  std::mt19937_64 rng(seed);
+  const auto pick = [&](std::uint64_t n) { return std::uniform_int_distribution<std::uint64_t>(0, n - 1)(rng); };
+  static const std::uint64_t sizes[] = {16, 32, 64, 100, 128, 256, 256, 256, 512, 1024, 4096, 4096, 8192, 3000};
+  std::vector<Dma::Transfer> open;
+  for (int i = 0; i < 160; ++i) {
+    const std::uint64_t bytes = sizes[pick(std::size(sizes))];
+    const std::uint64_t rows = 1 + pick(3) / 2;
+    const bool aligned = pick(3) != 0;
+    const std::uint64_t addr = (seed << 24) + pick(1 << 10) * 4096 + (aligned ? 0 : 32 * pick(8) + 16 * pick(2));
+    const std::uint64_t stride = bytes + 256 * pick(4);
+    switch (pick(4)) {
+      case 0:
+        open.push_back(r.dma.start_load(addr, bytes, rows, stride, 0, true));
+        break;
+      case 1:
+        open.push_back(r.dma.start_read(addr, bytes, rows, stride, nullptr));
+        break;
+      case 2:
+        open.push_back(r.dma.start_write(addr, bytes, rows, stride, nullptr));
+        break;
+      default:
+        open.push_back(r.dma.start_store(addr, bytes, rows, stride, 0, true));
+        break;
+    }
+    if (open.size() >= 1 + pick(4)) {
+      for (auto& t : open) {
+        Dma::wait_for(t);
+        ends.push_back(sc_core::sc_time_stamp());
+      }
+      open.clear();
+    }
+    const std::uint64_t pause = pick(10);
+    if (pause >= 7) sc_core::wait(static_cast<double>(pause == 9 ? 20000 + pick(20000) : pick(2000)), sc_core::SC_NS);
+  }
+  for (auto& t : open) {
+    Dma::wait_for(t);
+    ends.push_back(sc_core::sc_time_stamp());
+  }
+}
+
+// The figures of one rig: every end (ps), the command counts, the energy,
+// the controller's statistics (data bus, power-down), the DMA's bursts.
+std::vector<double> class_figures(const ClassRig& r, const std::vector<sc_core::sc_time>& ends) {
+  std::vector<double> out;
+  for (const auto& t : ends) out.push_back(t.to_seconds() * 1e12);
+  const DramCommandCounts n = r.dram.counts();
+  for (const std::uint64_t v : {n.act, n.pre, n.rd, n.wr, n.ref}) out.push_back(static_cast<double>(v));
+  out.push_back(r.dram.energy_j(sc_core::sc_time_stamp()));
+  const DramChannel::Residency res = r.dram.residency(sc_core::sc_time_stamp());
+  for (const auto v : {res.idle_active, res.idle_precharged, res.down_active, res.down_precharged})
+    out.push_back(static_cast<double>(v));
+  out.push_back(static_cast<double>(res.exits));
+  for (const auto& s : r.dram.stats().stats()) out.push_back(s.value);
+  for (const auto& s : r.dma.stats().stats()) out.push_back(s.value);
+  return out;
+}
+
+void classes_match_channels_alone(const std::string& preset, const std::vector<std::string>& sets, int dma_burst) {
+  const DramConfig c = load_dram(preset, sets);
+  ClassRig shared("shared", true, c, dma_burst), alone("alone", false, c, dma_burst);
+  std::vector<sc_core::sc_time> ends[2][2];
+  test::Stimulus s0("s0", [&] { class_script(shared, 1, ends[0][0]); });
+  test::Stimulus s1("s1", [&] { class_script(shared, 2, ends[0][1]); });
+  test::Stimulus a0("a0", [&] { class_script(alone, 1, ends[1][0]); });
+  test::Stimulus a1("a1", [&] { class_script(alone, 2, ends[1][1]); });
+  test::run_clean();
+  std::vector<sc_core::sc_time> all[2];
+  for (int k = 0; k < 2; ++k) {
+    all[k] = ends[k][0];
+    all[k].insert(all[k].end(), ends[k][1].begin(), ends[k][1].end());
+  }
+  shared.dram.flush_stats(sc_core::sc_time_stamp());
+  alone.dram.flush_stats(sc_core::sc_time_stamp());
+  const std::vector<double> a = class_figures(shared, all[0]), b = class_figures(alone, all[1]);
+  REQUIRE(all[0].size() == 2 * 160);
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    INFO("figure " << i);
+    CHECK(a[i] == b[i]);  // the same, to the last bit
+  }
+  // The classes did split and merge: the comparison is not of two
+  // controllers that never shared a channel.
+  INFO("splits " << shared.dram.class_splits() << ", merges " << shared.dram.class_merges());
+  CHECK(shared.dram.class_splits() > 10);
+  CHECK(shared.dram.class_merges() > 10);
+  CHECK(alone.dram.class_splits() == 0);
+  CHECK(alone.dram.channel_classes() == static_cast<std::size_t>(c.channels));
+}
+
+}  // namespace
+
+TEST_CASE("Channel classes: lpddr5-6400 gives the same ends, commands, energy and residency as channels alone") {
+  classes_match_channels_alone("lpddr5-6400", {}, 256);
+}
+
+TEST_CASE("Channel classes: ddr4-3200, two ranks, closed page, posted writes, the same as channels alone") {
+  classes_match_channels_alone("ddr4-3200", {"dram.ranks=2", "dram.page_policy=closed", "dram.posted_writes=true"},
+                               128);
+}
+
+TEST_CASE("Channel classes: hbm2's sixteen channels, short queues, the same as channels alone") {
+  classes_match_channels_alone(
+      "hbm2", {"dram.read_queue=4", "dram.write_queue=4", "dram.write_high=3", "dram.write_low=1"}, 1024);
+}
