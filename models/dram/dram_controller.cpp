@@ -80,7 +80,12 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
   const std::uint64_t first = trans.get_address() / m_burst_bytes;
   const std::uint64_t last = (trans.get_address() + trans.get_data_length() - 1) / m_burst_bytes;
   const bool write = trans.is_write();
-  if (m_share) return accept_shared(trans, first, last, write);
+  // With classes, a request goes by them, unless it is one burst for a
+  // channel in a class of its own (nothing to split, nothing to merge).
+  if (m_share) {
+    const auto c = static_cast<std::uint32_t>(first & (m_channels.size() - 1));
+    if (first != last || m_rep_of[c] != c || m_class_end[c] != c + 1) return accept_shared(trans, first, last, write);
+  }
   // All of a request's bursts must fit; one larger than a whole queue is taken
   // when that queue is empty, so that no request size can hang the controller.
   DramAddress one;
