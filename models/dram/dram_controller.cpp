@@ -12,6 +12,8 @@ DramController::DramController(const sc_core::sc_module_name& name, const DramCo
       m_ps_to_value(1e-12 / sc_core::sc_get_time_resolution().to_seconds()),
       m_mapper(config),
       m_burst_bytes(config.burst_bytes()),
+      m_burst_shift(m_burst_bytes > 0 && (m_burst_bytes & (m_burst_bytes - 1)) == 0 ? __builtin_ctzll(m_burst_bytes)
+                                                                                    : -1),
       m_channels(static_cast<std::size_t>(config.channels), DramChannel(config)),
       m_next(static_cast<std::size_t>(config.channels), DramChannel::never),
       m_per_channel(static_cast<std::size_t>(config.channels)),
@@ -77,8 +79,8 @@ DramChannel::Time DramController::tck_of_seconds(const sc_core::sc_time& t) cons
 DramChannel::Time DramController::now_tck() const { return tck_of(current_time()); }
 
 bool DramController::accept(tlm::tlm_generic_payload& trans) {
-  const std::uint64_t first = trans.get_address() / m_burst_bytes;
-  const std::uint64_t last = (trans.get_address() + trans.get_data_length() - 1) / m_burst_bytes;
+  const std::uint64_t first = burst_of(trans.get_address());
+  const std::uint64_t last = burst_of(trans.get_address() + trans.get_data_length() - 1);
   const bool write = trans.is_write();
   // With classes, a request goes by them, unless it is one burst for a
   // channel in a class of its own (nothing to split, nothing to merge).

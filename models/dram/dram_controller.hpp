@@ -125,6 +125,11 @@ class DramController : public DramTarget, public RunAheadTarget {
   sc_core::sc_time::value_type m_tck_int_below = 0;  // kernel times whose tCK count tck_of takes in integers
   const AddressMapper m_mapper;
   const std::uint64_t m_burst_bytes;
+  const int m_burst_shift;  // log2 of m_burst_bytes if a power of two, else -1
+  // The burst that byte `addr` falls in (a shift, not a division, when it can be).
+  std::uint64_t burst_of(std::uint64_t addr) const {
+    return m_burst_shift >= 0 ? addr >> m_burst_shift : addr / m_burst_bytes;
+  }
   std::vector<DramChannel> m_channels;    // a class's first channel holds its state; the others' is stale
   std::vector<DramChannel::Time> m_next;  // per channel: when to step it
   std::vector<InFlight> m_in_flight;      // indexed by tag

@@ -174,6 +174,9 @@ bool DramTarget::due_ends_transfer(const sc_core::sc_time& at, const RunAheadIni
   // that leaves a subtree as soon as its root is due later.
   const std::vector<Due>& heap = m_due.items();
   if (heap.empty() || heap[0].at > at) return false;
+  // Most often only the root is due: no walk.
+  const bool left_due = heap.size() > 1 && heap[1].at <= at, right_due = heap.size() > 2 && heap[2].at <= at;
+  if (!left_due && !right_due) return initiator.would_end_transfer(&heap[0].trans, 1);
   m_due_trans.clear();
   m_due_walk.assign(1, 0);
   while (!m_due_walk.empty()) {
