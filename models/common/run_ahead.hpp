@@ -57,6 +57,7 @@ class RunAheadInitiator {
   ~RunAheadInitiator() = default;
   // The memory's clock, once the initiator may run ahead (nullptr: never).
   void follow(const RunAheadClock* clock) { m_clock = clock; }
+  bool running_ahead() const { return m_clock && m_clock->active; }
   // The current time: the loop's while running ahead, else the kernel's.
   sc_core::sc_time now() const { return m_clock ? m_clock->get() : sc_core::sc_time_stamp(); }
   // Wakes the issue loop a delta later: through the loop while running ahead,
@@ -81,6 +82,10 @@ class RunAheadTarget {
   // would have left them. The thread then waits as it would have.
   virtual void run_ahead(RunAheadInitiator& initiator) = 0;
   virtual const RunAheadClock& run_ahead_clock() const = 0;
+  // Whether the initiator may send writes while running ahead: not when the
+  // memory answers them as it takes them (posted), since that answer may end
+  // a transfer inside the issue loop, at a time ahead of the kernel's.
+  virtual bool run_ahead_writes() const = 0;
 
  protected:
   ~RunAheadTarget() = default;

@@ -22,6 +22,7 @@ Dma::Dma(const sc_core::sc_module_name& name, const DmaConfig& config)
   for (int i = 0; i < config.max_outstanding; ++i) {
     m_slots.push_back(std::make_unique<Slot>());
     m_slots.back()->set_mm(this);
+    m_slots.back()->dma = this;
     m_slots.back()->staging.resize(static_cast<std::size_t>(config.burst_bytes));
     m_free.push_back(m_slots.back().get());
   }
@@ -57,16 +58,12 @@ void Dma::set_run_ahead_target(RunAheadTarget* target) {
 }
 
 bool Dma::can_run_ahead() const {
-  if (m_timer) return false;
-  for (const Job& job : m_jobs)
-    if (job.cmd != tlm::TLM_READ_COMMAND) return false;
-  return true;
+  return !m_timer && m_queued_stores == 0 && (m_queued_writes == 0 || m_run_ahead->run_ahead_writes());
 }
 
 bool Dma::owns(const tlm::tlm_generic_payload& trans) const {
-  return std::any_of(m_slots.begin(), m_slots.end(), [&trans](const std::unique_ptr<Slot>& s) {
-    return static_cast<const tlm::tlm_generic_payload*>(s.get()) == &trans;
-  });
+  const auto* slot = dynamic_cast<const Slot*>(&trans);
+  return slot && slot->dma == this;
 }
 
 void Dma::issue_ready() {
@@ -74,7 +71,7 @@ void Dma::issue_ready() {
     drain_to_sram();
     if (blocked()) return;
     sc_core::sc_time sram_delay;
-    Slot& slot = next_burst(sram_delay);  // reads only (can_run_ahead): no SRAM read before it leaves
+    Slot& slot = next_burst(sram_delay);  // no store through the SRAM (can_run_ahead): no SRAM read before it leaves
     send(slot);
   }
 }
@@ -202,6 +199,10 @@ bool Dma::dispatch(Job& job, std::optional<std::size_t> at) {
   else if (m_sharing && job.cmd == tlm::TLM_WRITE_COMMAND)
     pos = std::find_if(m_jobs.begin(), m_jobs.end(), [](const Job& j) { return j.cmd == tlm::TLM_READ_COMMAND; });
   m_jobs.insert(pos, job);
+  if (job.cmd == tlm::TLM_WRITE_COMMAND) {
+    ++m_queued_writes;
+    m_queued_stores += job.end == End::sram;
+  }
   m_wakeup.notify(sc_core::SC_ZERO_TIME);
   return true;
 }
@@ -419,7 +420,13 @@ Dma::Slot& Dma::next_burst(sc_core::sc_time& sram_delay) {
     job.col = 0;
     ++job.row;
   }
-  if (job.row == job.rows) m_jobs.pop_front();  // all its bursts are on their way
+  if (job.row == job.rows) {  // all its bursts are on their way
+    if (job.cmd == tlm::TLM_WRITE_COMMAND) {
+      --m_queued_writes;
+      m_queued_stores -= job.end == End::sram;
+    }
+    m_jobs.pop_front();
+  }
   return slot;
 }
 
@@ -579,6 +586,9 @@ void Dma::give_back(Slot& slot) {
 void Dma::complete_burst(std::shared_ptr<Transfer::State> state, const sc_core::sc_time& done) {
   state->last = std::max(state->last, done);
   if (--state->left == 0) {
+    // The loop stops before any time step that would end a transfer, so
+    // that its end, and whatever waits for it, are the kernel's.
+    if (running_ahead()) throw std::logic_error(std::string(name()) + ": a transfer ended while running ahead");
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     if (state->last == now) state->delta_notified = sc_core::sc_delta_count();  // pending till the next delta
     state->finished.notify(state->last - now);

@@ -44,8 +44,10 @@
 // scheduler (the timed controller) that no other initiator reaches, the issue
 // thread, when it would wait, lets the memory run its processes and the
 // thread's issue loop (issue_ready) ahead of the kernel while that is exact
-// (common/run_ahead.hpp): only while every queued job is a read (a store's
-// SRAM read would make the loop wait). Every burst still crosses the socket.
+// (common/run_ahead.hpp): only while no store through the SRAM is queued (its
+// SRAM read would make the loop wait), and no write at all if the memory
+// answers writes as it takes them (posted: the answer could end a transfer
+// inside the loop). Every burst still crosses the socket.
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -211,6 +213,7 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface, private Ru
   };
   // A pooled payload with what the DMA keeps about it.
   struct Slot : tlm::tlm_generic_payload {
+    const Dma* dma = nullptr;  // whose slot it is (owns)
     TimingOnly timing_only;
     std::shared_ptr<Transfer::State> owner;
     std::vector<std::uint8_t> staging;  // the burst's data on its way to or from the SRAM
@@ -240,8 +243,9 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface, private Ru
   void drain_to_sram();
   Slot& next_burst(sc_core::sc_time& sram_delay);
   bool blocked() const { return m_jobs.empty() || m_free.empty() || m_waiting_end_req; }
-  // Run ahead (RunAheadInitiator): whether the queued jobs allow it (reads
-  // only: a store's SRAM read would make the loop wait).
+  // Run ahead (RunAheadInitiator): whether the queued jobs allow it: no
+  // store through the SRAM (its SRAM read would make the loop wait), and
+  // writes only if the memory takes them while running ahead.
   bool can_run_ahead() const;
   bool owns(const tlm::tlm_generic_payload& trans) const override;
   void issue_ready() override;
@@ -275,6 +279,8 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface, private Ru
   std::vector<std::unique_ptr<Slot>> m_slots;
   std::vector<Slot*> m_free;
   std::deque<Job> m_jobs;
+  // Jobs in m_jobs that are writes, and stores through the SRAM among them (can_run_ahead).
+  std::size_t m_queued_writes = 0, m_queued_stores = 0;
   std::deque<Slot*> m_to_sram;  // loaded bursts waiting to be written into the SRAM
   sc_core::sc_event m_wakeup;   // a job, a free slot, END_REQ, or a burst for the SRAM
   tlm::tlm_generic_payload* m_waiting_end_req = nullptr;

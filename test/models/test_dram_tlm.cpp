@@ -300,7 +300,8 @@ struct RunAheadRig {
 // timing-only loads (run ahead), 2-D blocks, data-less reads, reads and
 // writes that carry data, and stores through the SRAM (which keep the DMA on
 // the kernel's events while queued).
-void run_ahead_script(RunAheadRig& r, std::vector<sc_core::sc_time>& ends, std::vector<std::uint8_t>& data) {
+void run_ahead_script(RunAheadRig& r, std::vector<sc_core::sc_time>& ends, std::vector<std::uint8_t>& data,
+                      double& write_steps) {
   std::vector<Dma::Transfer> open;
   open.push_back(r.dma.start_load(0, 64 * 1024, 1, 64 * 1024, 0, true));
   open.push_back(r.dma.start_read(1 << 20, 200, 9, 4096, nullptr));
@@ -320,6 +321,14 @@ void run_ahead_script(RunAheadRig& r, std::vector<sc_core::sc_time>& ends, std::
                                    2048 * static_cast<std::uint64_t>(i + 1), 0, true));
     ends.push_back(sc_core::sc_time_stamp());
   }
+  // Writes alone (data-less, then carrying data over what was read back):
+  // the time steps run ahead meanwhile, which posted writes allow none of.
+  const auto steps = static_cast<double>(r.dram.run_ahead_steps());
+  const Dma::Transfer blank = r.dma.start_write(5 << 20, 48 * 1024, 1, 48 * 1024, nullptr);
+  r.dma.write(3 << 20, 1024, data.data() + 1024);
+  Dma::wait_for(blank);
+  ends.push_back(sc_core::sc_time_stamp());
+  write_steps = static_cast<double>(r.dram.run_ahead_steps()) - steps;
 }
 
 void run_ahead_side(RunAheadRig& r, std::vector<sc_core::sc_time>& ends) {
@@ -329,17 +338,28 @@ void run_ahead_side(RunAheadRig& r, std::vector<sc_core::sc_time>& ends) {
     ends.push_back(sc_core::sc_time_stamp());
     sc_core::wait(static_cast<double>(i * 47 + 3), sc_core::SC_NS);  // another process acting meanwhile
   }
+  // A write queued behind a load, so that it leaves while running ahead, and
+  // waited for first: whatever its end wakes must happen at that end.
+  const Dma::Transfer load = r.dma.start_load(12 << 20, 16 * 1024, 1, 16 * 1024, 0, true);
+  Dma::wait_for(r.dma.start_write(13 << 20, 2048, 1, 2048, nullptr));
+  ends.push_back(sc_core::sc_time_stamp());
+  r.dma.read(14 << 20, 512, nullptr);
+  ends.push_back(sc_core::sc_time_stamp());
+  Dma::wait_for(load);
+  ends.push_back(sc_core::sc_time_stamp());
 }
 
 // What a run of the script gives: every transfer's end (ps), the command
 // counts, the energy, the DMA's bursts, the SRAM's accesses, whether the data
-// came back, and the time steps run ahead (last).
+// came back, and (last) the time steps run ahead while only writes were
+// queued and in all.
 std::vector<double> run_ahead_run(bool ahead, const DramConfig& c) {
   RunAheadRig r("rig", ahead, c);
   std::vector<sc_core::sc_time> ends, side;
   std::vector<std::uint8_t> data(2048);
   for (std::size_t i = 0; i < 1024; ++i) data[i] = static_cast<std::uint8_t>(i * 13 + 1);
-  test::Stimulus a("a", [&] { run_ahead_script(r, ends, data); });
+  double write_steps = 0;
+  test::Stimulus a("a", [&] { run_ahead_script(r, ends, data, write_steps); });
   test::Stimulus b("b", [&] { run_ahead_side(r, side); });
   test::run_clean();
   std::vector<double> out;
@@ -351,6 +371,7 @@ std::vector<double> run_ahead_run(bool ahead, const DramConfig& c) {
   out.push_back(r.dma.stats().get(0));
   out.push_back(r.sram.stats().get(0));
   out.push_back(std::equal(data.begin() + 1024, data.end(), data.begin()) ? 1.0 : 0.0);
+  out.push_back(write_steps);
   out.push_back(static_cast<double>(r.dram.run_ahead_steps()));
   return out;
 }
@@ -396,16 +417,20 @@ void run_ahead_matches_socket(const std::string& preset, const std::vector<std::
   const DramConfig c = load_dram(preset, sets);
   const std::vector<double> socket = socket_run_in_child(c);  // before this process elaborates anything
   const std::vector<double> ahead = run_ahead_run(true, c);
-  REQUIRE(ahead.size() == 19 + 8 + 5 + 5);
+  REQUIRE(ahead.size() == 20 + 11 + 5 + 6);
   REQUIRE(socket.size() == ahead.size());
-  for (std::size_t i = 0; i + 1 < ahead.size(); ++i) {
+  for (std::size_t i = 0; i + 2 < ahead.size(); ++i) {
     INFO("figure " << i);
     CHECK(ahead[i] == socket[i]);  // the same, to the last bit
   }
-  CHECK(ahead[ahead.size() - 2] == 1.0);  // the data went and came back
-  INFO("time steps run ahead: " << ahead.back());
+  CHECK(ahead[ahead.size() - 3] == 1.0);  // the data went and came back
+  INFO("time steps run ahead: " << ahead.back() << ", while writing: " << ahead[ahead.size() - 2]);
   CHECK(ahead.back() > 1000);
   CHECK(socket.back() == 0);
+  if (c.posted_writes)
+    CHECK(ahead[ahead.size() - 2] == 0);
+  else
+    CHECK(ahead[ahead.size() - 2] > 100);
 }
 
 }  // namespace
@@ -417,6 +442,11 @@ TEST_CASE("Run ahead: lpddr5-6400 with short queues gives every transfer the sam
 
 TEST_CASE("Run ahead: ddr4-3200, closed page, gives every transfer the same end and the same commands") {
   run_ahead_matches_socket("ddr4-3200", {"dram.page_policy=closed", "dram.ranks=2"});
+}
+
+TEST_CASE("Run ahead: ddr4-3200 with posted writes gives every transfer the same end and the same commands") {
+  run_ahead_matches_socket("ddr4-3200",
+                           {"dram.posted_writes=true", "dram.write_queue=8", "dram.write_high=6", "dram.write_low=2"});
 }
 
 namespace {
