@@ -45,6 +45,8 @@ class AddressMapper {
   // True when the channel is the lowest field: burst b goes to channel
   // b mod channels, and every other field comes from b / channels.
   bool channel_lowest() const { return m_shift[ch] == m_burst_shift; }
+  // The channel field's width in bits.
+  unsigned channel_bits() const { return static_cast<unsigned>(__builtin_popcountll(m_mask[ch])); }
 
   // Parses an order string into fields MSB first; false if it is not a
   // permutation of ro, ra, bg, ba, co, ch.

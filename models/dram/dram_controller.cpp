@@ -18,10 +18,10 @@ DramController::DramController(const sc_core::sc_module_name& name, const DramCo
       m_next(static_cast<std::size_t>(config.channels), DramChannel::never),
       m_per_channel(static_cast<std::size_t>(config.channels)),
       m_share(share_channels && m_mapper.channel_lowest() && config.channels > 1),
+      m_channel_bits(m_mapper.channel_bits()),
       m_rep_of(m_channels.size()),
       m_class_end(m_channels.size()),
       m_offset(m_channels.size()) {
-  while ((std::size_t{1} << m_channel_bits) < m_channels.size()) ++m_channel_bits;
   // Every channel starts in the same state: one class, or one class each.
   for (std::uint32_t c = 0; c < m_channels.size(); ++c) {
     m_rep_of[c] = m_share ? 0 : c;
@@ -121,9 +121,7 @@ bool DramController::accept(tlm::tlm_generic_payload& trans) {
   DramChannel::Time wake = DramChannel::never;
   for (std::size_t i = 0; i < count; ++i) {
     const DramAddress& a = bursts[i];
-    DramChannel& ch = m_channels[a.channel];
-    ch.enqueue(tag, write, a, now);
-    m_next[a.channel] = std::min(m_next[a.channel], ch.next_hint(now));
+    queue_burst(a.channel, tag, write, a, now);
     wake = std::min(wake, m_next[a.channel]);
   }
   accepted(trans, tag, write, wake);
@@ -141,9 +139,7 @@ bool DramController::accept_shared(tlm::tlm_generic_payload& trans, std::uint64_
   const auto bursts_of = [&](std::uint32_t c) { return q_last - q + 1 - (c < r ? 1 : 0) - (c > r_last ? 1 : 0); };
   if (r != 0 && m_rep_of[r] != r) split_at(r);
   if (r_last + 1 < n && m_rep_of[r_last + 1] != r_last + 1) split_at(r_last + 1);
-  // All of a request's bursts must fit; one larger than a whole queue is
-  // taken when that queue is empty, so that no request size can hang the
-  // controller.
+  // All of a request's bursts must fit, as in accept.
   for (const std::uint32_t c : m_reps) {
     const DramChannel& ch = m_channels[c];
     if (bursts_of(c) > ch.room(write) && ch.queued() > 0) return false;
@@ -170,12 +166,10 @@ bool DramController::accept_shared(tlm::tlm_generic_payload& trans, std::uint64_
   DramAddress a;
   for (const std::uint32_t c : m_reps) {
     const std::uint64_t count = bursts_of(c);
-    DramChannel& ch = m_channels[c];
     std::uint64_t burst = ((q + (c < r ? 1 : 0)) << m_channel_bits) + c;
     for (std::uint64_t i = 0; i < count; ++i, burst += n) {
       m_mapper.decode(burst * m_burst_bytes, a);
-      ch.enqueue(tag, write, a, now);
-      m_next[c] = std::min(m_next[c], ch.next_hint(now));
+      queue_burst(c, tag, write, a, now);
     }
     wake = std::min(wake, m_next[c]);
   }

@@ -80,6 +80,11 @@ class DramController : public DramTarget, public RunAheadTarget {
   bool accept(tlm::tlm_generic_payload& trans) override;
   // accept() with channel classes: bursts `first` to `last`.
   bool accept_shared(tlm::tlm_generic_payload& trans, std::uint64_t first, std::uint64_t last, bool write);
+  // One burst into channel c's queues, and the channel's next step moved up to it.
+  void queue_burst(std::uint32_t c, std::uint32_t tag, bool write, const DramAddress& a, DramChannel::Time now) {
+    m_channels[c].enqueue(tag, write, a, now);
+    m_next[c] = std::min(m_next[c], m_channels[c].next_hint(now));
+  }
   // Takes a tag and its in-flight entry for a request of `bursts` bursts.
   std::uint32_t new_tag(tlm::tlm_generic_payload& trans, std::uint32_t bursts);
   // After a request's bursts are queued: the scheduler's wake-up at tCK
@@ -140,7 +145,7 @@ class DramController : public DramTarget, public RunAheadTarget {
   const tlm::tlm_generic_payload* m_decoded_for = nullptr;  // the request m_decoded holds, if refused
   std::uint64_t m_decoded_first = 0;                        // and its first burst
   const bool m_share;                                       // channel classes in use
-  unsigned m_channel_bits = 0;                              // log2 of the channel count
+  unsigned m_channel_bits;                                  // log2 of the channel count (the mapper's)
   std::vector<std::uint32_t> m_rep_of;                      // per channel: its class's first channel
   std::vector<std::uint32_t> m_class_end;                   // per class's first channel: one past its last
   std::vector<std::uint32_t> m_reps;                        // the classes' first channels, in order
