@@ -63,7 +63,7 @@ class RunAheadInitiator {
   // Wakes the issue loop a delta later: through the loop while running ahead,
   // else by notifying `wakeup`.
   void wake(sc_core::sc_event& wakeup) {
-    if (m_clock && m_clock->active)
+    if (running_ahead())
       m_woken = true;
     else
       wakeup.notify(sc_core::SC_ZERO_TIME);

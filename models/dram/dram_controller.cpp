@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace eva {
 
@@ -257,17 +258,22 @@ void DramController::wake_at(const sc_core::sc_time& at) {
 }
 
 void DramController::run_ahead(RunAheadInitiator& initiator) {
-  if (m_posted > 0 || !run_ahead_allowed(initiator)) return;
+  // A held write would be answered, posted, when the scheduler takes it,
+  // inside a time step; that answer may end its transfer.
+  if (!run_ahead_allowed(initiator) || (m_config.posted_writes && held() && held()->is_write())) return;
+  const sc_core::sc_time start = sc_core::sc_time_stamp();
+  // A posted write taken just now is answered in this time step's next delta.
+  sc_core::sc_time due_at;
+  if (due_pending(due_at) && due_at <= start && due_ends_transfer(start, initiator)) return;
   // The scheduler's and the responses' notifications become the loop's.
   m_wake.cancel();
   m_wake_pending = false;
-  sc_core::sc_time due_at;
   withdraw_due(due_at);
-  const sc_core::sc_time start = sc_core::sc_time_stamp();
   // The earliest time at which another process has something to do.
   const sc_core::sc_time ahead = sc_core::sc_time_to_pending_activity();
   if (ahead != sc_core::SC_ZERO_TIME) {
-    const sc_core::sc_time limit = start + ahead;
+    m_ahead_limit = start + ahead;
+    const sc_core::sc_time& limit = m_ahead_limit;
     m_clock.now = start;
     m_clock.active = true;
     for (;;) {
@@ -324,7 +330,7 @@ void DramController::schedule() {
           if (f.trans) {
             complete(*f.trans, at_tck(f.last_done));
           } else if (--m_posted == 0) {  // posted, answered already
-            m_posted_drained.notify(std::max(at_tck(f.last_done), sc_core::sc_time_stamp()) - sc_core::sc_time_stamp());
+            posted_drained_at(std::max(at_tck(f.last_done), current_time()));
           }
           f.trans = nullptr;
           m_free_tags.push_back(static_cast<std::uint32_t>(r.completed->tag));
@@ -335,6 +341,18 @@ void DramController::schedule() {
   }
   if (next != DramChannel::never) wake_at(at_tck(next));
   if (freed) retry_held();
+}
+
+void DramController::posted_drained_at(const sc_core::sc_time& at) {
+  m_posted_drained.notify(at - sc_core::sc_time_stamp());
+  // Whoever waits for the drain acts at `at`: the run-ahead loop stops
+  // before it. (A burst's data ends after its command, so `at` is later than
+  // the loop's time step.)
+  if (m_clock.active) {
+    if (at <= m_clock.now)
+      throw std::logic_error(std::string(name()) + ": posted writes drained within a time step run ahead");
+    m_ahead_limit = std::min(m_ahead_limit, at);
+  }
 }
 
 DramCommandCounts DramController::counts() const {

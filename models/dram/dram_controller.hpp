@@ -100,6 +100,8 @@ class DramController : public DramTarget, public RunAheadTarget {
   DramChannel::Totals totals_of(std::uint32_t c) const;
   void flush_model_stats(const sc_core::sc_time& now) override;
   void schedule();
+  // The last posted write's bursts have drained, their data at `at`.
+  void posted_drained_at(const sc_core::sc_time& at);
   // The first tCK boundary at or after `t`, and the same in doubles.
   DramChannel::Time tck_of(const sc_core::sc_time& t) const;
   DramChannel::Time tck_of_seconds(const sc_core::sc_time& t) const;
@@ -158,7 +160,8 @@ class DramController : public DramTarget, public RunAheadTarget {
   // runs next (m_wake_at may be later); in a run ahead, the loop's.
   bool m_wake_next_pending = false;
   sc_core::sc_time m_wake_next_at;
-  std::uint64_t m_posted = 0;  // posted writes answered, bursts still queued
+  std::uint64_t m_posted = 0;      // posted writes answered, bursts still queued
+  sc_core::sc_time m_ahead_limit;  // run_ahead: the loop stops before this time
   std::uint64_t m_ahead_steps = 0;
   std::size_t m_stat_act, m_stat_pre, m_stat_rd, m_stat_wr, m_stat_ref, m_stat_busy, m_stat_down, m_stat_exits;
 };
