@@ -22,6 +22,7 @@
 // memory checks that no other initiator has a request held or a blocking
 // call waiting before it runs ahead.
 #include <cstddef>
+#include <cstdint>
 
 #include <systemc>
 #include <tlm>
@@ -52,6 +53,10 @@ class RunAheadInitiator {
   // Whether the responses `batch[0..n)`, all due at one time and given in no
   // particular order, would end a transfer.
   virtual bool would_end_transfer(tlm::tlm_generic_payload* const* batch, std::size_t n) const = 0;
+  // Whether a queued write could end once at most `taken` more of the
+  // initiator's requests are taken (a memory that answers writes as it takes
+  // them asks this before each time step).
+  virtual bool write_could_end(std::uint64_t taken) const = 0;
 
  protected:
   ~RunAheadInitiator() = default;
@@ -82,10 +87,6 @@ class RunAheadTarget {
   // would have left them. The thread then waits as it would have.
   virtual void run_ahead(RunAheadInitiator& initiator) = 0;
   virtual const RunAheadClock& run_ahead_clock() const = 0;
-  // Whether the initiator may send writes while running ahead: not when the
-  // memory answers them as it takes them (posted), since that answer may end
-  // a transfer inside the issue loop, at a time ahead of the kernel's.
-  virtual bool run_ahead_writes() const = 0;
 
  protected:
   ~RunAheadTarget() = default;

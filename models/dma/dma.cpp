@@ -57,8 +57,27 @@ void Dma::set_run_ahead_target(RunAheadTarget* target) {
   follow(target ? &target->run_ahead_clock() : nullptr);
 }
 
-bool Dma::can_run_ahead() const {
-  return !m_timer && m_queued_stores == 0 && (m_queued_writes == 0 || m_run_ahead->run_ahead_writes());
+bool Dma::can_run_ahead() const { return !m_timer && m_queued_stores == 0; }
+
+bool Dma::write_could_end(std::uint64_t taken) const {
+  // A write's bursts still to be answered, less those in flight (at most
+  // max_outstanding), must still be taken: those of its queued job, or the
+  // one held.
+  const std::uint64_t near = taken + static_cast<std::uint64_t>(m_config.max_outstanding);
+  if (m_waiting_end_req && m_waiting_end_req->is_write() &&
+      static_cast<const Slot*>(m_waiting_end_req)->owner->left <= near)
+    return true;
+  if (m_queued_writes == 0) return false;
+  // Jobs send their bursts in queue order, so a job ends after those before
+  // it: the bursts answered by its end, less all in flight, bound what must
+  // be taken first.
+  std::uint64_t answered = 0;
+  for (const Job& j : m_jobs) {
+    answered += j.state->left;
+    if (answered > near) return false;
+    if (j.cmd == tlm::TLM_WRITE_COMMAND) return true;
+  }
+  return false;
 }
 
 bool Dma::owns(const tlm::tlm_generic_payload& trans) const {

@@ -45,9 +45,9 @@
 // thread, when it would wait, lets the memory run its processes and the
 // thread's issue loop (issue_ready) ahead of the kernel while that is exact
 // (common/run_ahead.hpp): only while no store through the SRAM is queued (its
-// SRAM read would make the loop wait), and no write at all if the memory
-// answers writes as it takes them (posted: the answer could end a transfer
-// inside the loop). Every burst still crosses the socket.
+// SRAM read would make the loop wait). A memory that answers writes as it
+// takes them (posted) stops the loop where a write could end
+// (write_could_end). Every burst still crosses the socket.
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -244,9 +244,9 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface, private Ru
   Slot& next_burst(sc_core::sc_time& sram_delay);
   bool blocked() const { return m_jobs.empty() || m_free.empty() || m_waiting_end_req; }
   // Run ahead (RunAheadInitiator): whether the queued jobs allow it: no
-  // store through the SRAM (its SRAM read would make the loop wait), and
-  // writes only if the memory takes them while running ahead.
+  // store through the SRAM (its SRAM read would make the loop wait).
   bool can_run_ahead() const;
+  bool write_could_end(std::uint64_t taken) const override;
   bool owns(const tlm::tlm_generic_payload& trans) const override;
   void issue_ready() override;
   bool would_end_transfer(tlm::tlm_generic_payload* const* batch, std::size_t n) const override;

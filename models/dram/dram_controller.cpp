@@ -258,9 +258,15 @@ void DramController::wake_at(const sc_core::sc_time& at) {
 }
 
 void DramController::run_ahead(RunAheadInitiator& initiator) {
-  // A held write would be answered, posted, when the scheduler takes it,
-  // inside a time step; that answer may end its transfer.
-  if (!run_ahead_allowed(initiator) || (m_config.posted_writes && held() && held()->is_write())) return;
+  // Posted writes are answered as they are taken, inside a time step, and
+  // that answer may end a transfer: the loop stops before any time step in
+  // which a write's last request could be taken. A step takes at most as
+  // many requests as the queues have entries, plus one per channel whose
+  // command frees one.
+  const std::uint64_t per_step =
+      m_channels.size() * static_cast<std::uint64_t>(m_config.read_queue + m_config.write_queue + 1);
+  const auto write_could_end = [&] { return m_config.posted_writes && initiator.write_could_end(per_step); };
+  if (!run_ahead_allowed(initiator) || write_could_end()) return;
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   // A posted write taken just now is answered in this time step's next delta.
   sc_core::sc_time due_at;
@@ -292,6 +298,7 @@ void DramController::run_ahead(RunAheadInitiator& initiator) {
                                                              : std::min(m_wake_next_at, due_at);
         if (next >= limit) break;
         if (respond && due_at == next && due_ends_transfer(next, initiator)) break;
+        if (write_could_end()) break;
         m_clock.now = next;
         ++m_ahead_steps;
         continue;

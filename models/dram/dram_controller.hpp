@@ -66,7 +66,6 @@ class DramController : public DramTarget, public RunAheadTarget {
   // initiator's issue loop, in the kernel's order, as one loop.
   void run_ahead(RunAheadInitiator& initiator) override;
   const RunAheadClock& run_ahead_clock() const override { return m_clock; }
-  bool run_ahead_writes() const override { return !m_config.posted_writes; }
   // Time steps run ahead of the kernel so far (not a statistic: the results
   // are the same either way).
   std::uint64_t run_ahead_steps() const { return m_ahead_steps; }

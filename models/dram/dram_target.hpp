@@ -105,7 +105,6 @@ class DramTarget : public sc_core::sc_module {
   bool run_ahead_allowed(const RunAheadInitiator& initiator) const {
     return m_blocking.empty() && (!m_held || initiator.owns(*m_held));
   }
-  const tlm::tlm_generic_payload* held() const { return m_held; }  // the request refused for lack of room
   bool withdraw_due(sc_core::sc_time& at);
   void restore_due();
   bool due_pending(sc_core::sc_time& at) const {
