@@ -14,6 +14,8 @@
 // (sc_time_to_pending_activity, with the memory's own events withdrawn), and
 // it stops before any time step whose responses end a transfer: someone may
 // wait for that end, so that step, with everything it wakes, is the kernel's.
+// A memory that answers writes as it takes them also stops before any step in
+// which a write could end (write_could_end).
 // Between the two the memory, its channels and the initiator see the same
 // calls in the same order as through the kernel, so every figure is the same
 // (the golden tests hold them to it); only the events go.
