@@ -69,15 +69,28 @@ bool Dma::write_could_end(std::uint64_t taken) const {
     return true;
   if (m_queued_writes == 0) return false;
   // Jobs send their bursts in queue order, so a job ends after those before
-  // it: the bursts answered by its end, less all in flight, bound what must
-  // be taken first.
-  std::uint64_t answered = 0;
-  for (const Job& j : m_jobs) {
-    answered += j.state->left;
-    if (answered > near) return false;
-    if (j.cmd == tlm::TLM_WRITE_COMMAND) return true;
+  // it: the bursts answered by the first write's end, less all in flight,
+  // bound what must be taken first.
+  if (!m_ahead_valid) {
+    m_ahead_left = 0;
+    for (const Job& j : m_jobs) {
+      j.state->ahead_gen = m_ahead_gen;
+      m_ahead_left += j.state->left;
+      if (j.cmd == tlm::TLM_WRITE_COMMAND) break;
+    }
+    m_ahead_valid = true;
   }
-  return false;
+  if (m_self_check) {
+    std::uint64_t answered = 0;
+    for (const Job& j : m_jobs) {
+      answered += j.state->left;
+      if (j.cmd == tlm::TLM_WRITE_COMMAND) break;
+    }
+    if (answered != m_ahead_left)
+      throw std::logic_error(
+          fmt::format("{}: {} bursts counted ahead of the first write, {} queued", name(), m_ahead_left, answered));
+  }
+  return m_ahead_left <= near;
 }
 
 bool Dma::owns(const tlm::tlm_generic_payload& trans) const {
@@ -217,6 +230,9 @@ bool Dma::dispatch(Job& job, std::optional<std::size_t> at) {
     pos = m_jobs.begin() + static_cast<std::ptrdiff_t>(*at);
   else if (m_sharing && job.cmd == tlm::TLM_WRITE_COMMAND)
     pos = std::find_if(m_jobs.begin(), m_jobs.end(), [](const Job& j) { return j.cmd == tlm::TLM_READ_COMMAND; });
+  if (pos != m_jobs.end())
+    forget_ahead();  // at the end, it comes after the first write, if any  // at the end, it comes after the first
+                     // write, if any
   m_jobs.insert(pos, job);
   if (job.cmd == tlm::TLM_WRITE_COMMAND) {
     ++m_queued_writes;
@@ -440,9 +456,14 @@ Dma::Slot& Dma::next_burst(sc_core::sc_time& sram_delay) {
     ++job.row;
   }
   if (job.row == job.rows) {  // all its bursts are on their way
+    if (m_ahead_valid && job.state->ahead_gen == m_ahead_gen) {
+      m_ahead_left -= job.state->left;
+      job.state->ahead_gen = 0;
+    }
     if (job.cmd == tlm::TLM_WRITE_COMMAND) {
       --m_queued_writes;
       m_queued_stores -= job.end == End::sram;
+      forget_ahead();  // the next write's jobs ahead are counted afresh
     }
     m_jobs.pop_front();
   }
@@ -604,6 +625,7 @@ void Dma::give_back(Slot& slot) {
 
 void Dma::complete_burst(std::shared_ptr<Transfer::State> state, const sc_core::sc_time& done) {
   state->last = std::max(state->last, done);
+  m_ahead_left -= m_ahead_valid && state->ahead_gen == m_ahead_gen;
   if (--state->left == 0) {
     // The loop stops before any time step that would end a transfer, so
     // that its end, and whatever waits for it, are the kernel's.

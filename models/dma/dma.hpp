@@ -99,6 +99,9 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface, private Ru
       // the next delta, if any (Dma::new_state reuses no state before then).
       static constexpr std::uint64_t no_delta = ~std::uint64_t{0};
       std::uint64_t delta_notified = no_delta;
+      // Its job is queued up to the first queued write and counted in
+      // Dma::m_ahead_left, if this is Dma::m_ahead_gen (write_could_end).
+      std::uint64_t ahead_gen = 0;
     };
     std::shared_ptr<State> m_state;
   };
@@ -173,6 +176,10 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface, private Ru
   // while that is exact (common/run_ahead.hpp); nullptr: never. Before the
   // simulation starts; not with a response timeout.
   void set_run_ahead_target(RunAheadTarget* target);
+  // Tests: every answer of the count of bursts ahead of the first queued
+  // write (kept as responses come, for running ahead) is checked against a
+  // walk of the job queue; a difference throws std::logic_error.
+  void set_self_check(bool on) { m_self_check = on; }
 
   // Descriptor overlap (dma.descriptor_overlap, run by Platform's driver).
   // An operation's control calls operands_consumed() once it has taken the
@@ -281,6 +288,18 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface, private Ru
   std::deque<Job> m_jobs;
   // Jobs in m_jobs that are writes, and stores through the SRAM among them (can_run_ahead).
   std::size_t m_queued_writes = 0, m_queued_stores = 0;
+  // write_could_end(): the bursts still to be answered of the queued jobs up
+  // to the first queued write, kept as their responses come and the front
+  // job leaves, and counted again (a new generation) when a job is queued
+  // before the end or the first write leaves.
+  mutable std::uint64_t m_ahead_left = 0;
+  mutable std::uint64_t m_ahead_gen = 1;
+  mutable bool m_ahead_valid = false;
+  bool m_self_check = false;
+  void forget_ahead() {
+    m_ahead_valid = false;
+    ++m_ahead_gen;
+  }
   std::deque<Slot*> m_to_sram;  // loaded bursts waiting to be written into the SRAM
   sc_core::sc_event m_wakeup;   // a job, a free slot, END_REQ, or a burst for the SRAM
   tlm::tlm_generic_payload* m_waiting_end_req = nullptr;
