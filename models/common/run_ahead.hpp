@@ -55,10 +55,10 @@ class RunAheadInitiator {
   // Whether the responses `batch[0..n)`, all due at one time and given in no
   // particular order, would end a transfer.
   virtual bool would_end_transfer(tlm::tlm_generic_payload* const* batch, std::size_t n) const = 0;
-  // Whether a queued write could end once at most `taken` more of the
-  // initiator's requests are taken (a memory that answers writes as it takes
-  // them asks this before each time step).
-  virtual bool write_could_end(std::uint64_t taken) const = 0;
+  // Whether a queued write could end in the memory's next time step (a
+  // memory that answers writes as it takes them asks this before each); the
+  // initiator asks the memory back what one step can take (takes_per_step).
+  virtual bool write_could_end() const = 0;
 
  protected:
   ~RunAheadInitiator() = default;
@@ -89,6 +89,9 @@ class RunAheadTarget {
   // would have left them. The thread then waits as it would have.
   virtual void run_ahead(RunAheadInitiator& initiator) = 0;
   virtual const RunAheadClock& run_ahead_clock() const = 0;
+  // At most how many requests of a kind (write or read) the memory can take
+  // in its next time step, as it stands.
+  virtual std::uint64_t takes_per_step(bool write) const = 0;
 
  protected:
   ~RunAheadTarget() = default;

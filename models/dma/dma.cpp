@@ -1,6 +1,7 @@
 #include "dma/dma.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -59,38 +60,47 @@ void Dma::set_run_ahead_target(RunAheadTarget* target) {
 
 bool Dma::can_run_ahead() const { return !m_timer && m_queued_stores == 0; }
 
-bool Dma::write_could_end(std::uint64_t taken) const {
-  // A write's bursts still to be answered, less those in flight (at most
-  // max_outstanding), must still be taken: those of its queued job, or the
-  // one held.
-  const std::uint64_t near = taken + static_cast<std::uint64_t>(m_config.max_outstanding);
-  if (m_waiting_end_req && m_waiting_end_req->is_write() &&
-      static_cast<const Slot*>(m_waiting_end_req)->owner->left <= near)
+std::uint64_t Dma::unsent(const Job& j) const {
+  const auto burst = static_cast<std::uint64_t>(m_config.burst_bytes);
+  return (j.rows - j.row) * ((j.row_bytes + burst - 1) / burst) - j.col / burst;
+}
+
+bool Dma::write_could_end() const {
+  // A write ends once all its bursts are taken, and the DMA sends its jobs'
+  // bursts in queue order: the held request and every burst not yet sent,
+  // of the jobs up to the first queued write (reads, then that write), must
+  // all be taken first. A held write's own transfer may end sooner: its
+  // bursts still to be answered, less those in flight (at most
+  // max_outstanding).
+  const bool held = m_waiting_end_req != nullptr, held_write = held && m_waiting_end_req->is_write();
+  if (held_write && static_cast<const Slot*>(m_waiting_end_req)->owner->left <=
+                        m_run_ahead->takes_per_step(true) + static_cast<std::uint64_t>(m_config.max_outstanding))
     return true;
   if (m_queued_writes == 0) return false;
-  // Jobs send their bursts in queue order, so a job ends after those before
-  // it: the bursts answered by the first write's end, less all in flight,
-  // bound what must be taken first.
   if (!m_ahead_valid) {
-    m_ahead_left = 0;
+    m_ahead_unsent = {0, 0};
     for (const Job& j : m_jobs) {
       j.state->ahead_gen = m_ahead_gen;
-      m_ahead_left += j.state->left;
-      if (j.cmd == tlm::TLM_WRITE_COMMAND) break;
+      const bool write = j.cmd == tlm::TLM_WRITE_COMMAND;
+      m_ahead_unsent[write] += unsent(j);
+      if (write) break;
     }
     m_ahead_valid = true;
   }
   if (m_self_check) {
-    std::uint64_t answered = 0;
+    std::array<std::uint64_t, 2> walked{0, 0};
     for (const Job& j : m_jobs) {
-      answered += j.state->left;
-      if (j.cmd == tlm::TLM_WRITE_COMMAND) break;
+      const bool write = j.cmd == tlm::TLM_WRITE_COMMAND;
+      walked[write] += unsent(j);
+      if (write) break;
     }
-    if (answered != m_ahead_left)
+    if (walked != m_ahead_unsent)
       throw std::logic_error(
-          fmt::format("{}: {} bursts counted ahead of the first write, {} queued", name(), m_ahead_left, answered));
+          fmt::format("{}: {} read and {} write bursts counted unsent up to the first queued write, {} and {} queued",
+                      name(), m_ahead_unsent[0], m_ahead_unsent[1], walked[0], walked[1]));
   }
-  return m_ahead_left <= near;
+  return m_ahead_unsent[0] + (held && !held_write) <= m_run_ahead->takes_per_step(false) &&
+         m_ahead_unsent[1] + held_write <= m_run_ahead->takes_per_step(true);
 }
 
 bool Dma::owns(const tlm::tlm_generic_payload& trans) const {
@@ -450,16 +460,14 @@ Dma::Slot& Dma::next_burst(sc_core::sc_time& sram_delay) {
   slot.owner = job.state;
   m_stats.inc(m_bursts);
   m_stats.inc(job.cmd == tlm::TLM_READ_COMMAND ? m_bytes_read : m_bytes_written, static_cast<double>(len));
+  m_ahead_unsent[job.cmd == tlm::TLM_WRITE_COMMAND] -= m_ahead_valid && job.state->ahead_gen == m_ahead_gen;
   job.col += len;
   if (job.col == job.row_bytes) {
     job.col = 0;
     ++job.row;
   }
-  if (job.row == job.rows) {  // all its bursts are on their way
-    if (m_ahead_valid && job.state->ahead_gen == m_ahead_gen) {
-      m_ahead_left -= job.state->left;
-      job.state->ahead_gen = 0;
-    }
+  if (job.row == job.rows) {   // all its bursts are on their way
+    job.state->ahead_gen = 0;  // no longer queued
     if (job.cmd == tlm::TLM_WRITE_COMMAND) {
       --m_queued_writes;
       m_queued_stores -= job.end == End::sram;
@@ -625,7 +633,6 @@ void Dma::give_back(Slot& slot) {
 
 void Dma::complete_burst(std::shared_ptr<Transfer::State> state, const sc_core::sc_time& done) {
   state->last = std::max(state->last, done);
-  m_ahead_left -= m_ahead_valid && state->ahead_gen == m_ahead_gen;
   if (--state->left == 0) {
     // The loop stops before any time step that would end a transfer, so
     // that its end, and whatever waits for it, are the kernel's.

@@ -48,6 +48,7 @@
 // SRAM read would make the loop wait). A memory that answers writes as it
 // takes them (posted) stops the loop where a write could end
 // (write_could_end). Every burst still crosses the socket.
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -100,7 +101,7 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface, private Ru
       static constexpr std::uint64_t no_delta = ~std::uint64_t{0};
       std::uint64_t delta_notified = no_delta;
       // Its job is queued up to the first queued write and counted in
-      // Dma::m_ahead_left, if this is Dma::m_ahead_gen (write_could_end).
+      // Dma::m_ahead_unsent, if this is Dma::m_ahead_gen (write_could_end).
       std::uint64_t ahead_gen = 0;
     };
     std::shared_ptr<State> m_state;
@@ -176,9 +177,9 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface, private Ru
   // while that is exact (common/run_ahead.hpp); nullptr: never. Before the
   // simulation starts; not with a response timeout.
   void set_run_ahead_target(RunAheadTarget* target);
-  // Tests: every answer of the count of bursts ahead of the first queued
-  // write (kept as responses come, for running ahead) is checked against a
-  // walk of the job queue; a difference throws std::logic_error.
+  // Tests: the count of bursts not yet sent up to the first queued write
+  // (kept as bursts leave, for running ahead) is checked against a walk of
+  // the job queue at each use; a difference throws std::logic_error.
   void set_self_check(bool on) { m_self_check = on; }
 
   // Descriptor overlap (dma.descriptor_overlap, run by Platform's driver).
@@ -253,7 +254,7 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface, private Ru
   // Run ahead (RunAheadInitiator): whether the queued jobs allow it: no
   // store through the SRAM (its SRAM read would make the loop wait).
   bool can_run_ahead() const;
-  bool write_could_end(std::uint64_t taken) const override;
+  bool write_could_end() const override;
   bool owns(const tlm::tlm_generic_payload& trans) const override;
   void issue_ready() override;
   bool would_end_transfer(tlm::tlm_generic_payload* const* batch, std::size_t n) const override;
@@ -288,14 +289,15 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface, private Ru
   std::deque<Job> m_jobs;
   // Jobs in m_jobs that are writes, and stores through the SRAM among them (can_run_ahead).
   std::size_t m_queued_writes = 0, m_queued_stores = 0;
-  // write_could_end(): the bursts still to be answered of the queued jobs up
-  // to the first queued write, kept as their responses come and the front
-  // job leaves, and counted again (a new generation) when a job is queued
-  // before the end or the first write leaves.
-  mutable std::uint64_t m_ahead_left = 0;
+  // write_could_end(): the bursts not yet sent of the queued jobs up to the
+  // first queued write (of the reads before it, and its own), kept as the front job sends, and counted again (a
+  // new generation) when a job is queued before the end or the first write
+  // leaves the queue.
+  mutable std::array<std::uint64_t, 2> m_ahead_unsent{0, 0};  // reads, the write
   mutable std::uint64_t m_ahead_gen = 1;
   mutable bool m_ahead_valid = false;
   bool m_self_check = false;
+  std::uint64_t unsent(const Job& j) const;  // its bursts not yet sent
   void forget_ahead() {
     m_ahead_valid = false;
     ++m_ahead_gen;

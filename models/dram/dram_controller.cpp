@@ -257,15 +257,17 @@ void DramController::wake_at(const sc_core::sc_time& at) {
   m_wake.notify(at - sc_core::sc_time_stamp());
 }
 
+std::uint64_t DramController::takes_per_step(bool write) const {
+  std::uint64_t n = m_channels.size();
+  for (std::size_t c = 0; c < m_channels.size(); ++c) n += m_channels[m_rep_of[c]].room(write);
+  return n;
+}
+
 void DramController::run_ahead(RunAheadInitiator& initiator) {
   // Posted writes are answered as they are taken, inside a time step, and
   // that answer may end a transfer: the loop stops before any time step in
-  // which a write's last request could be taken. A step takes at most as
-  // many requests as the queues have entries, plus one per channel whose
-  // command frees one.
-  const std::uint64_t per_step =
-      m_channels.size() * static_cast<std::uint64_t>(m_config.read_queue + m_config.write_queue + 1);
-  const auto write_could_end = [&] { return m_config.posted_writes && initiator.write_could_end(per_step); };
+  // which a write's last request could be taken.
+  const auto write_could_end = [&] { return m_config.posted_writes && initiator.write_could_end(); };
   if (!run_ahead_allowed(initiator) || write_could_end()) return;
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   // A posted write taken just now is answered in this time step's next delta.

@@ -66,6 +66,9 @@ class DramController : public DramTarget, public RunAheadTarget {
   // initiator's issue loop, in the kernel's order, as one loop.
   void run_ahead(RunAheadInitiator& initiator) override;
   const RunAheadClock& run_ahead_clock() const override { return m_clock; }
+  // The free entries of the queues of that kind, plus one per channel: a
+  // channel issues at most one command per step, which frees at most one.
+  std::uint64_t takes_per_step(bool write) const override;
   // Time steps run ahead of the kernel so far (not a statistic: the results
   // are the same either way).
   std::uint64_t run_ahead_steps() const { return m_ahead_steps; }

@@ -79,6 +79,13 @@ bool TrafficGenerator::would_end_transfer(tlm::tlm_generic_payload* const*, std:
   return m_done + n >= total();
 }
 
+bool TrafficGenerator::write_could_end() const {
+  // The run ends (a transfer of its own) once every request is taken: those
+  // not yet sent and the one held.
+  const std::uint64_t untaken = total() - m_next + (m_waiting_end_req ? 1 : 0);
+  return untaken <= m_run_ahead->takes_per_step(false) + m_run_ahead->takes_per_step(true);
+}
+
 void TrafficGenerator::issue() {
   while (m_next < total() && !m_waiting_end_req && !m_free.empty()) {
     Slot& slot = *m_free.back();

@@ -70,7 +70,7 @@ class TrafficGenerator : public sc_core::sc_module, private tlm::tlm_mm_interfac
   bool owns(const tlm::tlm_generic_payload& trans) const override;
   void issue_ready() override { issue(); }
   bool would_end_transfer(tlm::tlm_generic_payload* const* batch, std::size_t n) const override;
-  bool write_could_end(std::uint64_t taken) const override { return total() - m_done <= taken + m_slots.size(); }
+  bool write_could_end() const override;
   std::uint64_t address(std::uint64_t i, bool& write);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void finish(Slot& slot);
