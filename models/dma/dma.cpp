@@ -240,9 +240,7 @@ bool Dma::dispatch(Job& job, std::optional<std::size_t> at) {
     pos = m_jobs.begin() + static_cast<std::ptrdiff_t>(*at);
   else if (m_sharing && job.cmd == tlm::TLM_WRITE_COMMAND)
     pos = std::find_if(m_jobs.begin(), m_jobs.end(), [](const Job& j) { return j.cmd == tlm::TLM_READ_COMMAND; });
-  if (pos != m_jobs.end())
-    forget_ahead();  // at the end, it comes after the first write, if any  // at the end, it comes after the first
-                     // write, if any
+  if (pos != m_jobs.end()) forget_ahead();  // at the end, it comes after the first write, if any
   m_jobs.insert(pos, job);
   if (job.cmd == tlm::TLM_WRITE_COMMAND) {
     ++m_queued_writes;

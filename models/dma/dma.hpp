@@ -290,9 +290,9 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface, private Ru
   // Jobs in m_jobs that are writes, and stores through the SRAM among them (can_run_ahead).
   std::size_t m_queued_writes = 0, m_queued_stores = 0;
   // write_could_end(): the bursts not yet sent of the queued jobs up to the
-  // first queued write (of the reads before it, and its own), kept as the front job sends, and counted again (a
-  // new generation) when a job is queued before the end or the first write
-  // leaves the queue.
+  // first queued write (the reads before it, and its own), kept as the
+  // front job sends them, and counted again (a new generation) when a job is
+  // queued before the end or the first write leaves the queue.
   mutable std::array<std::uint64_t, 2> m_ahead_unsent{0, 0};  // reads, the write
   mutable std::uint64_t m_ahead_gen = 1;
   mutable bool m_ahead_valid = false;
