@@ -65,6 +65,17 @@ std::uint64_t Dma::unsent(const Job& j) const {
   return (j.rows - j.row) * ((j.row_bytes + burst - 1) / burst) - j.col / burst;
 }
 
+std::array<std::uint64_t, 2> Dma::count_ahead(std::uint64_t gen) const {
+  std::array<std::uint64_t, 2> n{0, 0};
+  for (const Job& j : m_jobs) {
+    if (gen != 0) j.state->ahead_gen = gen;
+    const bool write = j.cmd == tlm::TLM_WRITE_COMMAND;
+    n[write] += unsent(j);
+    if (write) break;
+  }
+  return n;
+}
+
 bool Dma::write_could_end() const {
   // A write ends once all its bursts are taken, and the DMA sends its jobs'
   // bursts in queue order: the held request and every burst not yet sent,
@@ -73,34 +84,25 @@ bool Dma::write_could_end() const {
   // bursts still to be answered, less those in flight (at most
   // max_outstanding).
   const bool held = m_waiting_end_req != nullptr, held_write = held && m_waiting_end_req->is_write();
+  if (!held_write && m_queued_writes == 0) return false;
+  const std::uint64_t writes = m_run_ahead->takes_per_step(true);
   if (held_write && static_cast<const Slot*>(m_waiting_end_req)->owner->left <=
-                        m_run_ahead->takes_per_step(true) + static_cast<std::uint64_t>(m_config.max_outstanding))
+                        writes + static_cast<std::uint64_t>(m_config.max_outstanding))
     return true;
   if (m_queued_writes == 0) return false;
   if (!m_ahead_valid) {
-    m_ahead_unsent = {0, 0};
-    for (const Job& j : m_jobs) {
-      j.state->ahead_gen = m_ahead_gen;
-      const bool write = j.cmd == tlm::TLM_WRITE_COMMAND;
-      m_ahead_unsent[write] += unsent(j);
-      if (write) break;
-    }
+    m_ahead_unsent = count_ahead(m_ahead_gen);
     m_ahead_valid = true;
   }
   if (m_self_check) {
-    std::array<std::uint64_t, 2> walked{0, 0};
-    for (const Job& j : m_jobs) {
-      const bool write = j.cmd == tlm::TLM_WRITE_COMMAND;
-      walked[write] += unsent(j);
-      if (write) break;
-    }
+    const std::array<std::uint64_t, 2> walked = count_ahead(0);
     if (walked != m_ahead_unsent)
       throw std::logic_error(
           fmt::format("{}: {} read and {} write bursts counted unsent up to the first queued write, {} and {} queued",
                       name(), m_ahead_unsent[0], m_ahead_unsent[1], walked[0], walked[1]));
   }
-  return m_ahead_unsent[0] + (held && !held_write) <= m_run_ahead->takes_per_step(false) &&
-         m_ahead_unsent[1] + held_write <= m_run_ahead->takes_per_step(true);
+  return m_ahead_unsent[1] + held_write <= writes &&
+         m_ahead_unsent[0] + (held && !held_write) <= m_run_ahead->takes_per_step(false);
 }
 
 bool Dma::owns(const tlm::tlm_generic_payload& trans) const {

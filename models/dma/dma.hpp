@@ -298,6 +298,9 @@ class Dma : public sc_core::sc_module, private tlm::tlm_mm_interface, private Ru
   mutable bool m_ahead_valid = false;
   bool m_self_check = false;
   std::uint64_t unsent(const Job& j) const;  // its bursts not yet sent
+  // The bursts not yet sent of the queued jobs up to the first queued write
+  // (reads, the write); with `gen` (not 0), the jobs counted are marked so.
+  std::array<std::uint64_t, 2> count_ahead(std::uint64_t gen) const;
   void forget_ahead() {
     m_ahead_valid = false;
     ++m_ahead_gen;
